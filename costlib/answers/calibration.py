@@ -28,6 +28,7 @@ from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
 from costlib.present import calibration_group_words as gw
+from costlib.present import calibration_money as cm
 from costlib.present import calibration_words as cw
 from costlib.present import words
 from costlib.present.amounts import per_case_and_month, percent
@@ -159,7 +160,7 @@ def reliability(
         [value.value_table({"before": fit.before}, k=k), value.value_table({"after": fit.after}, k=k)],
         ignore_index=True,
     )
-    c = cw.WORTH_TABLE
+    c = cm.worth_table(choice, worth, unit)
     digits, _, ends = cw.worth_digits(  # at the decimals the answer says them at, a month at the same precision
         vt.loc[1, "value at tau*"] * worth,
         vt.loc[0, "value at tau*"] * worth,
@@ -169,7 +170,7 @@ def reliability(
     )
     table = pd.DataFrame(
         {
-            c["probabilities"]: [cw.AS_GIVEN_ROW, cw.RESCALED_ROW],
+            c["probabilities"]: [cm.AS_GIVEN_ROW, cm.RESCALED_ROW],
             c["at_cutoff"]: vt["value at tau*"].map(  # at the decimals the answer says them at
                 lambda x: per_case_and_month(x * worth, volume, unit, digits=digits, beside=ends)
             ),
@@ -188,7 +189,8 @@ def reliability(
         fit_on=fit.fit_on,
         unit=unit,
         volume=volume,
-        cutoff=cw.value_cutoff(k),
+        cutoff=cm.value_cutoff(k),
+        priced=cm.wrong_price(choice, worth, unit),
         errors=(ece_before, ece_after),
         same_rows=same_rows,
     )
@@ -196,9 +198,7 @@ def reliability(
     verdict = words.Verdict(
         verdict.kind, verdict.headline, (*verdict.details, cw.question_sentence(worth, unit)), verdict.asides
     )
-    caption = cw.worth_caption(
-        k=k, worth=worth, per_group=choice.per_group, unit=unit, volume=volume, on_test=fit.on_test
-    )
+    caption = cm.worth_caption(choice, worth=worth, unit=unit, volume=volume, on_test=fit.on_test)
     return Reliability(verdict, metrics, figure, table, caption, note, groups)
 
 
@@ -251,7 +251,7 @@ class CalibrationAnswer:
     warning   when the temperature is fitted on the rows it is judged on, why (`calibration_words.same_rows_warning`),
               else None
     picked    which model is checked and why first (`calibration_words.picked_sentence`), or None
-    money     which cutoff and which money the page reads, and why not Costs & groups' (`calibration_words.money_note`)
+    money     which cutoff and which money the page reads, and why not Costs & groups' (`calibration_money.money_note`)
     """
 
     fit: CalibrationFit
@@ -324,8 +324,8 @@ def calibration_answer(
     same = fit.fit_on == "same"
     warning = cw.same_rows_warning(split=split, test_rows=split and ds.has_role("test")) if same else None
     elkan = choice.c_fp + choice.c_fn > 0 and not (choice.per_group or choice.moved)
-    money = cw.money_note(
-        k=choice.k, moved=choice.moved, costs_cutoff=choice.c_fp / (choice.c_fp + choice.c_fn) if elkan else None
+    money = cm.money_note(
+        choice, worth=worth, unit=unit, costs_cutoff=choice.c_fp / (choice.c_fp + choice.c_fn) if elkan else None
     )
     picked = (
         None

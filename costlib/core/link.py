@@ -115,8 +115,8 @@ class Settings:
         >>> s, notes = Settings.from_link({"c_fn": "5", "fair_tol": "0.9", "cap_on": "true"})
         >>> s.c_fn, s.tolerance, s.review_limit_on
         (5.0, 0.05, True)
-        >>> notes
-        ["The link's fair_tol: the fairness tolerance must be a number from 0 to 0.5: got 0.9; using 0.05 instead."]
+        >>> notes[0][:58]
+        "The link's fairness tolerance was not used. The fairness t"
         """
         values, notes = {}, []
         for name in LINK_KEYS:
@@ -226,12 +226,12 @@ def link_text(value) -> str | None:
 def note(name: str, sentence: str) -> str:
     """What a page says when the link's value of the setting `name` was out of its bound
     (`sentence`, from `settings.check`)."""
-    return settings.link_note(link_key(name), sentence)
+    return settings.link_note(name, sentence)
 
 
 def refused(name: str, raw, default) -> str:
     """What a page says when the link's value `raw` of the setting `name` is not one it can use."""
-    return settings.link_refused(link_key(name), str(raw), default)
+    return settings.link_refused(name, str(raw), default)
 
 
 def _flag(raw: str) -> bool:
@@ -298,8 +298,9 @@ def read(name: str, raw, *, default, bound: settings.Bound | None = None, words=
     page's bound in place of the setting's own (a cutoff's range is the data's); `words`: what
     the default is called in the sentence.
 
-    >>> read("volume", "-3", default=10_000)[1]
-    "The link's volume: the cases per month must be a number from 0 to 1,000,000,000,000: got -3; using 10,000 instead."
+    >>> print(read("volume", "-3", default=10_000)[1])  # doctest: +NORMALIZE_WHITESPACE
+    The link's number of cases per month was not used. The cases per month must be a number from 0 to
+    1,000,000,000,000: got -3; using 10,000 instead.
     >>> read("k", "25", default=None)[1]
     "The link's k “25” is not one this page can use, so the k that follows from your prices is used instead."
     """

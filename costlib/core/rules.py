@@ -34,9 +34,11 @@ _WORDS = {
 
 _HELP = {
     THRESHOLD_05: "Flag a case when its score is at least 0.5, whatever the prices.",
-    ELKAN: "A cutoff worked out from the prices alone, not fitted to the data: flag when the score is at least "
-    "c_fp / (c_fp + c_fn) (each group's own prices, when they differ), the cheapest cutoff if the scores are "
-    "calibrated probabilities (Elkan, 2001).",
+    # in words, not c_fp / (c_fp + c_fn): a product manager reads it (review 72); the report's technical note keeps it
+    ELKAN: "A cutoff worked out from the prices alone, not fitted to the data: flag a case when its score is at "
+    "least the price of a false positive divided by the sum of both prices (each group's own prices, when they "
+    "differ): prices of 1 and 3 give 0.25. If the scores are calibrated probabilities, it is the cheapest "
+    "cutoff (shown by Charles Elkan in 2001).",
     COST_OPTIMAL: "Each group gets the cutoff that is cheapest for that group on the fitting rows. Different "
     "cutoffs for different groups treat people differently by group.",
     SINGLE: "One cutoff for everybody: the one that is cheapest on the fitting rows.",

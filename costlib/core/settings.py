@@ -48,7 +48,7 @@ MISTAKE_PRICE = Bound("the price of a mistake on a typical case", 0.0, PRICE_MAX
 REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0, smallest=PRICE_MIN)
 RESAMPLE_OPTIONS = (200, 500, 1000, 2000, 5000)  # the dashboard's choices, within RESAMPLES
 SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random splits to train on
-BINS = Bound("the bins", 5, 30, 10, integer=True)  # Calibration's reliability diagram
+BINS = Bound("the number of score bands", 5, 30, 10, integer=True)  # Calibration's reliability diagram
 #: how many cases a month the people who act on the model can take (Costs: review; Value: hand-overs);
 #: no setting means no limit, and the pages divide a cap by the volume to get the share of the cases
 CAPACITY = Bound("the cases a month your team can take", 0.0, VOLUME_MAX, 1000, integer=True)
@@ -192,23 +192,25 @@ def parse_switch(text: str) -> bool:
     return value
 
 
-def link_note(key: str, note: str) -> str:
-    """What a page says when the link's value of `key` was out of its bound (`note`, from `check`).
+def link_note(name: str, note: str) -> str:
+    """What a page says when the link's value of the setting `name` (a field of `costlib.core.link.Settings` or a
+    `group_field`, said as the pages name it: `link_words`) was out of its bound (`note`, from `check`).
 
-    >>> link_note("c_fp", "a price must be a number from 0 to 1,000,000,000: got 1e308; 1 is used instead.")
-    "The link's c_fp: a price must be a number from 0 to 1,000,000,000: got 1e308; 1 is used instead."
+    >>> link_note("c_fp", "a price must be a number from 0 to 1,000,000,000: got 1e308; using 1 instead.")[:66]
+    "The link's price of a false positive was not used. A price must be"
     """
-    return f"The link's {key}: {note}"
+    return f"The link's {link_words(name)} was not used. {note[:1].upper()}{note[1:]}"
 
 
-def link_refused(key: str, raw: str, default) -> str:
-    """What a page says when the link's value of `key` is not one it can use (shown to 40 characters).
+def link_refused(name: str, raw: str, default) -> str:
+    """What a page says when the link's value of the setting `name` (said as `link_words` says it) is not one it
+    can use (shown to 40 characters); `default`: what is used instead, in words.
 
     >>> link_refused("resamples", "12", 1000)
-    "The link's resamples “12” is not one this page can use, so 1000 is used instead."
+    "The link's number of bootstrap resamples “12” is not one this page can use, so 1000 is used instead."
     """
     shown = raw if len(raw) <= 40 else raw[:40] + "…"
-    return f"The link's {key} “{shown}” is not one this page can use, so {default!s} is used instead."
+    return f"The link's {link_words(name)} “{shown}” is not one this page can use, so {default!s} is used instead."
 
 
 # ---------------------------------------------------------------------------------------
@@ -248,6 +250,38 @@ LINK_KEYS = {
     "train_methods": "train_methods",
     "train_seeds": "train_seeds",
 }
+#: each setting of the link as the pages name it, after "The link's" (`link_note`, `link_refused`): a reader of
+#: the warning knows "the price of a false negative" from the page, not its key "c_fn" (review 72)
+LINK_WORDS = {
+    "c_fp": "price of a false positive",
+    "c_fn": "price of a false negative",
+    "per_group": "different prices per group",
+    "unit": "unit of your prices",
+    "volume": "number of cases per month",
+    "review_limit_on": "limit on what your team can review",
+    "review_limit": "number of cases your team can review a month",
+    "handover_limit_on": "limit on the cases handed to a person",
+    "handover_limit": "number of cases your team can take a month",
+    "resamples": "number of bootstrap resamples",
+    "fairness": "fairness switch",
+    "tolerance": "fairness tolerance",
+    "reference_group": "reference group",
+    "k": "k",
+    "worth": "worth of a correct answer",
+    "handover_worth": "worth of a handed-over case",
+    "mistake_price": "price of a mistake on a typical case",
+    "details": "switch that shows every rule",
+    "data": "data",
+    "model": "model",
+    "bins": "number of score bands",
+    "cutoff": "cutoff",
+    "matrix": "cost matrix",
+    "handover_allowed": "switch for handing a case to a person",
+    "handover_price": "price of handing a case over",
+    "train_data": "training data",
+    "train_methods": "training methods",
+    "train_seeds": "number of seeds",
+}
 PRICE_FIELDS = ("c_fp", "c_fn")  # the two prices of a group, in this order in `Settings.group_prices`
 PRICE_DEFAULTS = {"c_fp": 1.0, "c_fn": 3.0}  # a price book nobody has set: 1 and 3
 
@@ -276,6 +310,21 @@ def link_key(name: str) -> str:
     if kind in PRICE_FIELDS and index.isdigit():
         return f"{LINK_KEYS[kind]}_{index}"
     raise KeyError(f"no setting {name!r} is kept in the link")
+
+
+def link_words(name: str) -> str:
+    """The setting `name` (a field of `costlib.core.link.Settings` or a `group_field`) as the pages name it, after
+    "The link's" (`LINK_WORDS`); a group's price with the group's place in the data.
+
+    >>> link_words("c_fn"), link_words(group_field("c_fp", 2))
+    ('price of a false negative', 'price of a false positive for group 3')
+    """
+    if name in LINK_WORDS:
+        return LINK_WORDS[name]
+    kind, _, index = name.rpartition("_")
+    if kind in PRICE_FIELDS and index.isdigit():
+        return f"{LINK_WORDS[kind]} for group {int(index) + 1}"
+    return name
 
 
 def price_book(everyone: tuple[float, float], groups=(), *, per_group: bool | None = None) -> dict:

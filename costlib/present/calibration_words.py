@@ -14,7 +14,6 @@ import math
 from costlib.calibration import CANNOT_FIX, CLOSE, ECE_FLOOR, KEEP, NO_FIT, NOT_HELPING, RESCALE
 from costlib.core import settings
 from costlib.core.escaping import shorten
-from costlib.loading.messages import plural
 from costlib.present.amounts import (
     MAX_DECIMALS,
     cutoff_number,
@@ -31,9 +30,9 @@ from costlib.present.words import BASELINE_WORDS, Verdict, verdict_head
 
 CALIBRATION_WHAT = (
     "Are the model's probabilities what they say? Of the cases scored 0.7, about 70% should turn out positive. "
-    "The cutoff your prices set by formula assumes they do, and this page checks that cutoff, not the threshold "
-    "the Value page fits on data. If they are off, rescaling every score by one number fitted on other cases keeps "
-    "their order, so the ranking and the accuracy stay, and makes that cutoff right."
+    "The confidence your prices ask for before the model answers assumes they do, and this page checks that "
+    "confidence, not the threshold the Value page fits on data. If they are off, rescaling every score by one number "
+    "fitted on other cases keeps their order, so the ranking and the accuracy stay, and makes that confidence right."
 )
 #: the folded box under the answer that names the technical terms (`calibration_verdict`'s asides)
 TERMS_TITLE = "Technical terms: how the rescaling works and which rows it is checked on"
@@ -83,33 +82,6 @@ FEW_BINS_NOTE = (
     "its hover and in the chart's table."
 )
 
-# the worth before and after
-WORTH_TABLE = {
-    "probabilities": "probabilities",
-    "at_cutoff": "worth at your prices' cutoff",
-    "handed": "handed over there",
-    "at_best": "worth at the best cutoff (same cases)",
-}
-AS_GIVEN_ROW, RESCALED_ROW = "as given", "rescaled"
-WORTH_CAPTION = (
-    "At your prices (a wrong answer costs as much as {k} worth, a right answer worth {worth}; set "
-    "on Costs & groups and Value{per_group}), the confidence from which the model answers, said at the top, is right "
-    "only for calibrated probabilities: that is where rescaling can change the worth. The worth at the best cutoff "
-    "hardly moves, because rescaling keeps the order of the scores. Handing every case over is worth {nothing}."
-)
-PER_GROUP_K = "; with prices per group, their mean weighted by each group's {cases}"
-
-#: which cutoff and money the page reads, said near the top: the formula's, not Value's fitted threshold or Costs'
-MONEY_NOTE = (
-    "At your prices the model answers the cases it is at least {cutoff} confident of and hands the rest to a person "
-    "({why}), because from that confidence up its chance of being right, times what a right answer is worth, "
-    "outweighs its chance of being wrong, times what a wrong one costs; this confidence from which the model answers "
-    "{costs_cutoff}, and the threshold the Value page recommends is fitted on data instead, so it can differ."
-)
-MONEY_WHY = "a wrong answer costs as much as {k} worth, at your prices"
-MONEY_WHY_MOVED = "a wrong answer costs as much as {k} worth, as set on the Value page"
-COSTS_CUTOFF = "is {same} the cutoff from which Costs & groups flags a case ({cutoff} from your prices alone)"
-COSTS_CUTOFFS = "is not the cutoffs from which Costs & groups flags cases"
 #: the model checked, and why it is the one checked first: the model Costs & groups judges cheapest at these
 #: prices, and whether its verdict ships it (`picked_sentence`)
 PICKED_FIRST = (
@@ -141,36 +113,6 @@ QUESTION = (
 def question_sentence(worth: float, unit: str = "") -> str:
     """Which question the page's verdict answers, and how it differs from Costs & groups' (`QUESTION`)."""
     return QUESTION.format(worth=money(worth, unit), default=money(settings.GAIN.default, unit))
-
-
-def value_cutoff(k: float) -> float:
-    """The Value page's cutoff from prices, τ* = k/(k+1): the confidence from which a case is
-    worth answering rather than handing over.
-
-    >>> value_cutoff(2.0)
-    0.6666666666666666
-    """
-    return k / (k + 1)
-
-
-def money_note(*, k: float, moved: bool, costs_cutoff: float | None) -> str:
-    """Which cutoff and money the page reads, and whether Costs & groups' cutoff from prices alone
-    (`costs_cutoff`, c_fp/(c_fp+c_fn); None with prices per group or a k moved on Value: not one number
-    this page knows) reads the same; every cutoff as the app shows thresholds (`amounts.cutoff_number`).
-
-    >>> "is the same here as the cutoff from which" in money_note(k=1.0, moved=False, costs_cutoff=0.5)
-    True
-    """
-    why = (MONEY_WHY_MOVED if moved else MONEY_WHY).format(k=_right_answers(k))
-    cutoff, flags = cutoff_number(value_cutoff(k)), costs_cutoff is not None and cutoff_number(costs_cutoff)
-    same = "the same here as" if flags == cutoff else "not"  # the same number at equal prices ($1 and $1)
-    costs = COSTS_CUTOFF.format(same=same, cutoff=flags) if flags else COSTS_CUTOFFS
-    return MONEY_NOTE.format(cutoff=cutoff, why=why, costs_cutoff=costs)
-
-
-def _right_answers(k: float) -> str:
-    """How many right answers a wrong one costs, the verb agreeing: '1 right answer is', '2 right answers are'."""
-    return f"{k:.3g} " + plural(int(f"{k:.3g}" == "1"), "right answer is", "right answers are")
 
 
 def picked_sentence(
@@ -393,8 +335,9 @@ def same_rows_warning(*, split: bool, test_rows: bool) -> str:
 #: the Calibration page's honest equivalent of "do not let the model decide" (`rules.DO_NOT`): the
 #: model still decides, on its probabilities as given; it is the rescaling that is not to be done
 DO_NOT_RESCALE = "Do not rescale"
-AT_CUTOFF = "at the cutoff your prices set{cutoff}"
-AT_CUTOFF_FIRST = "At the cutoff your prices set{cutoff}"  # the same, starting a sentence
+#: the confidence the worths are read at (`value_cutoff`), and the price of a wrong answer there (`wrong_price`)
+AT_CUTOFF = "at the confidence your prices ask for before the model answers{cutoff}"
+AT_CUTOFF_FIRST = "At the confidence your prices ask for before the model answers{cutoff}"  # starting a sentence
 BELOW_HANDING_OVER = (
     "Either way the model is worth less there than handing every case over, at {nothing}: the Value page says "
     "which cases to let it answer."
@@ -484,6 +427,7 @@ def rescale_verdict(
     cutoff: float | None = None,
     errors: tuple[float, float] | None = None,
     same_rows: str | None = None,
+    priced: str | None = None,
 ) -> Verdict:
     """The Calibration page's one answer: is the model worth more with its probabilities
     rescaled than as given (the best one can do without the change), at the cutoff the prices
@@ -497,6 +441,7 @@ def rescale_verdict(
     error as given and rescaled on the same cases (the page's metrics); where rescaling ships for
     the money but the error shown does not fall (`error_change`), the answer says the gain is the
     money's, not more honest probabilities (`SHIP_NOT_HONEST`), so it never reads against the metric.
+    `priced`: the price of every wrong answer the worths are read at (`wrong_price`), said beside `cutoff`.
     `same_rows`: with `fit_on` "same", why (`same_rows_warning`'s sentence, required there: no advice
     is guessed), so that the answer names the way to a verdict that reason calls for (`TO_GET_VERDICT`).
 
@@ -507,8 +452,8 @@ def rescale_verdict(
     >>> v = rescale_verdict("m", Verdict("info", "calibrated."), KEEP, before=0.1, after=0.1, low=0.0,
     ...                     high=0.0, fit_on="validation", unit="$", volume=100)
     >>> v.kind, v.headline  # doctest: +NORMALIZE_WHITESPACE
-    ('success', "Do not rescale: keep m's probabilities as they are. At the cutoff your prices set, rescaling
-     leaves the worth where it is, $0.100 per case ($10.00 a month).")
+    ('success', "Do not rescale: keep m's probabilities as they are. At the confidence your prices ask for before
+     the model answers, rescaling leaves the worth where it is, $0.100 per case ($10.00 a month).")
     """
     from costlib.core import rules as R
     from costlib.core.ship import ship_verdict
@@ -521,7 +466,8 @@ def rescale_verdict(
     was, now = (per_case_and_month(x, volume, unit, digits=digits, beside=ends) for x in (before, after))
     month = month_difference(before, after, volume, unit, digits=digits, beside=ends)
     gain = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
-    at_cutoff = {"cutoff": f" ({cutoff_number(cutoff)})" if cutoff is not None else ""}
+    said = [x for x in (cutoff is not None and cutoff_number(cutoff), priced and f"each wrong answer at {priced}") if x]
+    at_cutoff = {"cutoff": f" ({'; '.join(said)})" if said else ""}
     why = probabilities.headline.removesuffix(" " + ADVICE[advice])  # what the probabilities are, not what to do
     verdict = ship_verdict(after - before, low, high)
     why += (" " + ADVICE[CANNOT_FIX]) if advice == CANNOT_FIX else ""
@@ -561,14 +507,6 @@ def rescale_verdict(
     head = f"{DO_NOT_RESCALE}: keep {name}'s probabilities as they are. {AT_CUTOFF_FIRST.format(**at_cutoff)}, {said}."
     kind = "warning" if advice == CANNOT_FIX else "success" if advice in (KEEP, CLOSE) else "info"
     return Verdict(kind, head, details, terms)
-
-
-def worth_caption(*, k: float, worth: float, per_group: bool, unit: str, volume, on_test: bool = True) -> str:
-    """Where the worths before and after rescaling are read (the gain is the page's answer,
-    `rescale_verdict`), and what handing every case over is worth, per case and a month."""
-    per_group = PER_GROUP_K.format(cases=cases_word(on_test)) if per_group else ""
-    nothing = per_case_and_month(0.0, volume, unit)
-    return WORTH_CAPTION.format(k=_right_answers(k), worth=money(worth, unit), per_group=per_group, nothing=nothing)
 
 
 def small_bins_note(counts_by_curve: dict, least: int) -> str | None:

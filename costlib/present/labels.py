@@ -386,6 +386,11 @@ def missing(ds: Dataset, role: str) -> str:
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 
 
+def sample_words(title: str) -> str:
+    """A built-in sample by its title, as a sentence names it (a refused ?data=... said its key, "compas")."""
+    return f"the built-in sample “{title}”"
+
+
 def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
     """Why a page that needs `role` answers for the sample `sample_title` instead of `ds`, which page
     answers for `ds` when one does (Cost matrix for more than two classes, Costs & groups for two),

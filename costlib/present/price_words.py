@@ -31,9 +31,9 @@ MODEL_LEADS = (
     "luck of picking the cutoff."
 )
 NO_MODEL_LEADS = "That is a choice without a model: at these prices the model is not worth using on {judged}."
-MODEL_NOT_CLEARLY = (
-    "But not clearly cheaper than the choice without a model, once the luck of picking the cutoff is counted: so "
-    "the verdict above keeps “{kept}”."
+MODEL_NOT_CLEARLY = (  # a whole sentence (it began "But not clearly cheaper ...": review 72)
+    "It is not clearly cheaper than the choice without a model, though, once the luck of picking the cutoff is "
+    "counted, so the verdict above keeps “{kept}”."
 )
 #: what the map compares, said where it names the cheapest option: per-group cutoffs are not on it
 #: (review C, item 4: "the cheapest option ... is ... its best single cutoff" beneath a verdict that

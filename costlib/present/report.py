@@ -160,8 +160,8 @@ DISPARITY_WORDS = (
     "Each group's number (a rate, or the cost per case) is divided by the reference group's: 1 means the two are "
     "the same, 0.8 that the group's is 80% of the reference group's. A group fails when that falls outside the "
     f"range each table's caption states. A group marked “{SMALL_GROUP_MARK.strip()}” is too small for a cutoff of "
-    "its own (the best cutoff per group gives it the cutoff for everyone), but its numbers are its own. (This is "
-    "how the Aequitas audit toolkit reads a disparity.)"
+    "its own (the best cutoff per group gives it the cutoff for everyone), but its numbers are its own. (The "
+    "Aequitas fairness toolkit reads a disparity the same way.)"
 )
 """What the report says above the disparities' tables, in plain words: it opened "Aequitas's reading: a
 group's metric divided by the reference group's; a ratio outside the stated range fails" (review: jargon

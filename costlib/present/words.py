@@ -520,6 +520,11 @@ def recommendation_details(rec, unit: str, volume: float | None, *, sample: bool
 #: the end of an aside whose interval of how much cheaper reaches zero: its shown lower end may
 #: read "$0.00" (an interval that touches zero), which "within the noise" would contradict
 NOT_CLEARLY_CHEAPER = ", and that interval is not clearly above zero: the difference could be chance."
+#: after the rules that came out cheaper, once: why the recommendation stays ({kept}: what it is)
+FLATTERS = (
+    "Picking whichever rule looks cheapest on the rows it is judged on would flatter it, so the recommendation is "
+    "still {kept}."
+)
 
 
 def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
@@ -545,10 +550,10 @@ def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
         noise = lo is not None and hi is not None and lo <= 0 <= hi  # NaN bounds (no interval) compare False
         out.append(
             f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)}{than} on the {judged_kind(rec)} rows"
-            + ". Picking whichever rule looks cheapest on the rows it is judged on would flatter it; the "
-            f"recommendation is {kept}" + (NOT_CLEARLY_CHEAPER if noise else ".")
+            + (NOT_CLEARLY_CHEAPER if noise else ".")
         )
-    return tuple(out)
+    # why the recommendation stays, said once after the rules (it was said after each, word for word: review 72)
+    return (*out, FLATTERS.format(kept=kept)) if out else ()
 
 
 def verdict_flips(span) -> str:

@@ -102,7 +102,7 @@ def test_per_group_prices_and_a_moved_k_are_read_as_the_value_page_reads_them(co
     )
     _same(answer.at(12), want)
     assert (
-        "costs as much as 4 right answers" in answer.at(12).caption
+        "each wrong answer at 8.00 EUR, from the k set on the Value page" in answer.at(12).caption
         and "mean weighted by each group" in answer.at(12).caption
     )
 
@@ -188,7 +188,12 @@ def test_a_rescaling_fitted_on_the_rows_it_is_judged_on_gets_no_verdict():
 @pytest.mark.parametrize(
     ("low", "head", "kind"),
     [
-        (0.01, "Ship the model with its probabilities rescaled: at the cutoff your prices set, m is worth", "success"),
+        (
+            0.01,
+            "Ship the model with its probabilities rescaled: at the confidence your prices ask for before the model "
+            "answers, m is worth",
+            "success",
+        ),
         (-0.01, "Not clearly better: keep m's probabilities as they are, worth $0.100 per case ($100 a", "warning"),
     ],
 )
@@ -215,5 +220,5 @@ def test_a_model_that_loses_either_way_is_said_so_first_under_the_answer():
 def test_the_worth_table_reads_at_the_decimals_of_the_answer(screening):
     """The answer said '$0.4512 per case' and the table under it '$0.451 per case'."""
     shown = _answer(screening, MODEL, [""], {"": (1.0, 2.0)}, worth=1.0, volume=10_000.0).at(10)
-    for cell in shown.table[cw.WORTH_TABLE["at_cutoff"]]:
+    for cell in shown.table.iloc[:, 1]:
         assert cell in shown.verdict.headline, (cell, shown.verdict.headline)

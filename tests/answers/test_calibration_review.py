@@ -16,6 +16,7 @@ from costlib.core.dataset import ColumnMapping
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.present import calibration_group_words as gw
+from costlib.present import calibration_money as cm
 from costlib.present import calibration_words as cw
 
 PRICES = (1.0, 3.0)  # a false alarm, a miss: k = (1 + 3) / 2 = 2 right answers, the Value cutoff 2/3
@@ -86,15 +87,16 @@ def test_the_page_says_up_front_which_cutoff_and_money_it_reads(compas):
     assert "at least 0.6666 confident" in answer.money and "0.25 from your prices alone" in answer.money
     assert answer.money.startswith("At your prices the model answers the cases it is at least 0.6666 confident of")
     assert "the threshold the Value page recommends is fitted on data instead, so it can differ" in answer.money
-    assert answer.money.endswith(".") and ". " not in answer.money  # one sentence
+    assert answer.money.endswith(".")
     for term in ("τ*", "k/(k+1)", "ECE", "temperature"):
         assert term not in answer.money
-    assert "your prices set (0.6666)" in answer.at(10).verdict.headline
+    head = answer.at(10).verdict.headline
+    assert "the confidence your prices ask for before the model answers (0.6666; each wrong answer at $2.00" in head
     # the first paragraph no longer promises that every cutoff from prices (Costs' too) is checked here
     assert "The cutoffs computed from your prices assume they do" not in cw.CALIBRATION_WHAT
     # nor that it checks the Value page's threshold: Value recommends one fitted on data (review 4)
     assert "the one the Value page uses" not in cw.CALIBRATION_WHAT
-    assert "this page checks that cutoff, not the threshold the Value page fits on data" in cw.CALIBRATION_WHAT
+    assert "this page checks that confidence, not the threshold the Value page fits on data" in cw.CALIBRATION_WHAT
     # plain words first: the technical names are in the terms box under the answer
     for term in ("temperature", "log-odds", "judged rows", "T ="):
         assert term not in cw.CALIBRATION_WHAT
@@ -107,9 +109,9 @@ def test_with_prices_per_group_or_a_moved_k_no_single_costs_cutoff_is_named(comp
     names = _names(compas)
     costs = {g: (1.0 + i, 3.0) for i, g in enumerate(names)}
     per_group = calibration_answer(compas, "p_recid", names=names, costs=costs, unit="$")
-    assert cw.COSTS_CUTOFFS in per_group.money and "from prices alone" not in per_group.money
+    assert cm.COSTS_CUTOFFS in per_group.money and "from prices alone" not in per_group.money
     moved = calibration_answer(compas, "p_recid", names=names, costs={g: PRICES for g in names}, moved_k=4.0)
-    assert "at least 0.8 confident" in moved.money and "as set on the Value page" in moved.money
+    assert "at least 0.8 confident" in moved.money and "from the k set on the Value page" in moved.money
 
 
 def test_without_a_split_the_words_speak_of_the_rows_used_and_agree_with_the_numbers():

@@ -168,13 +168,18 @@ def test_a_refused_value_gets_the_sentence_pages_have_always_said():
         {"bins": "1000", "cap_on": "yes", "resamples": "12", "c_fp": "2", "c_fp_0": "-1", "k": "nan", "per_group": "1"}
     )
     assert notes == [
-        "The link's per_group “1” is not one this page can use, so one price for every group is used instead.",
-        "The link's cap_on “yes” is not one this page can use, so no limit is used instead.",
-        "The link's resamples “12” is not one this page can use, so 1000 is used instead.",
+        # each setting named as the pages name it, not by its key (review 72: "The link's c_fn: ...")
+        "The link's different prices per group “1” is not one this page can use, so one price for every group is "
+        "used instead.",
+        "The link's limit on what your team can review “yes” is not one this page can use, so no limit is used "
+        "instead.",
+        "The link's number of bootstrap resamples “12” is not one this page can use, so 1000 is used instead.",
         "The link's k “nan” is not one this page can use, so the k that follows from your prices is used instead.",
-        "The link's bins: the bins must be a number from 5 to 30: got 1000; using 10 instead.",
+        "The link's number of score bands was not used. The number of score bands must be a number from 5 to 30: "
+        "got 1000; using 10 instead.",
         # a group's price falls back to the price of every group, as the page's does
-        "The link's c_fp_0: a price must be a number from 0 to 1,000,000,000: got -1; using 2 instead.",
+        "The link's price of a false positive for group 1 was not used. A price must be a number from 0 to "
+        "1,000,000,000: got -1; using 2 instead.",
     ]
     s, _ = Settings.from_link({"fair_tol": "inf", "unit": "a\u202eb"})
     assert (s.tolerance, s.unit) == (settings.TOLERANCE.default, "$")

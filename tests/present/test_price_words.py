@@ -37,3 +37,11 @@ def test_the_model_cheapest_here_under_a_verdict_that_keeps_the_no_model_choice_
     said = sensitivity_sentence(("p", 0.25, 3.6), (1.0, 3.0), "$", judged="the test rows", kept="flag everyone")
     assert MODEL_LEADS not in said
     assert "not clearly cheaper than the choice without a model" in said and "keeps “flag everyone”" in said
+
+
+def test_not_clearly_cheaper_is_a_whole_sentence():
+    """Review 72: 'But not clearly cheaper than the choice without a model, ...: so the verdict above keeps
+    “flag everyone”.' had no subject: it now names the model and reads as one sentence."""
+    said = sensitivity_sentence(("p", 0.25, 3.6), (1.0, 3.0), "$", judged="the test rows", kept="flag everyone")
+    assert "But not" not in said and ": so" not in said
+    assert " It is not clearly cheaper than the choice without a model, though, once the luck" in said

@@ -22,7 +22,7 @@ MINUS = "\u2212"
 
 def test_a_cheaper_rule_is_cheaper_by_a_positive_amount_with_a_positive_interval():
     rec = SimpleNamespace(cheaper_by_chance=[("best single cutoff", -0.086, -0.116, -0.054)], judged_on="test")
-    (aside,) = words.recommendation_asides(rec, "$")
+    aside, flatters = words.recommendation_asides(rec, "$")
     assert "$0.086 per case cheaper" in aside
     assert "how much cheaper $0.054 to $0.116" in aside  # not "-$0.116 to -$0.054" beside "$0.086 cheaper"
     assert MINUS not in aside and "-$" not in aside
@@ -31,7 +31,7 @@ def test_a_cheaper_rule_is_cheaper_by_a_positive_amount_with_a_positive_interval
 
 def test_an_interval_that_includes_zero_is_called_noise():
     rec = SimpleNamespace(cheaper_by_chance=[("best cutoff per group", -0.01, -0.03, 0.02)], judged_on="test")
-    (aside,) = words.recommendation_asides(rec, "$")
+    aside, flatters = words.recommendation_asides(rec, "$")
     assert f"{MINUS}$0.020 to $0.030" in aside and "not clearly above zero" in aside
 
 
@@ -39,9 +39,25 @@ def test_an_interval_that_touches_zero_is_not_called_within_the_noise():
     """Issue 44: "$0.00 to $2.23" beside "within the noise" reads as a contradiction; the words say
     what the numbers show: an interval not clearly above zero."""
     rec = SimpleNamespace(cheaper_by_chance=[("best single cutoff", -1.0, -2.23, 0.0)], judged_on="test")
-    (aside,) = words.recommendation_asides(rec, "$")
+    aside, flatters = words.recommendation_asides(rec, "$")
     assert "how much cheaper $0.00 to $2.23" in aside
     assert "within the noise" not in aside and "not clearly above zero: the difference could be chance" in aside
+
+
+def test_why_the_recommendation_stays_is_said_once_after_the_rules_that_came_out_cheaper():
+    """Review 72: on COMPAS at $1 and $3 two rules came out cheaper than flagging everyone, and "Picking
+    whichever rule looks cheapest ... would flatter it; the recommendation is to keep flagging everyone ..."
+    followed each of them word for word."""
+    rec = SimpleNamespace(
+        cheaper_by_chance=[("elkan", -0.016, -0.045, 0.012), ("best cutoff per group", -0.016, -0.042, 0.018)],
+        judged_on="test",
+    )
+    said = words.recommendation_asides(rec, "$")
+    assert len(said) == 3 and sum("would flatter it" in x for x in said) == 1
+    assert said[-1].startswith("Picking whichever rule looks cheapest") and said[-1].endswith(".")
+    for rule in said[:2]:
+        assert rule.startswith("“") and rule.endswith("not clearly above zero: the difference could be chance.")
+    assert words.recommendation_asides(SimpleNamespace(cheaper_by_chance=[], judged_on="test"), "$") == ()
 
 
 def test_a_fairness_rule_is_not_an_aside_of_the_answer():
@@ -55,7 +71,7 @@ def test_a_fairness_rule_is_not_an_aside_of_the_answer():
         ],
         judged_on="test",
     )
-    (aside,) = words.recommendation_asides(rec, "$")
+    aside, flatters = words.recommendation_asides(rec, "$")
     assert "0.5" in aside and "fair:" not in aside
 
 

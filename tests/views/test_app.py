@@ -105,8 +105,13 @@ def test_a_unit_k_or_resamples_from_a_link_that_cannot_be_used_falls_back_with_a
     at = open_app("compas", "views/costs.py", unit="x" * 500, resamples="12")
     assert_no_exception(at)
     notes = "\n".join(unescape(w.value) for w in at.warning)
-    assert "The link's unit “" + "x" * 40 + "…” is not one this page can use, so $ is used instead." in notes
-    assert "The link's resamples “12” is not one this page can use, so 1000 is used instead." in notes
+    assert (
+        "The link's unit of your prices “" + "x" * 40 + "…” is not one this page can use, so $ is used instead."
+        in notes
+    )
+    assert (
+        "The link's number of bootstrap resamples “12” is not one this page can use, so 1000 is used instead." in notes
+    )
     at = open_app("compas", "views/value.py", k="55")
     assert_no_exception(at)
     assert "The link's k “55” is not one this page can use" in "\n".join(unescape(w.value) for w in at.warning)

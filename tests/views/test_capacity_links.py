@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from costlib.core.settings import LINK_WORDS
 from tests.views.apptest_support import open_app
 from views._ui.limit import NO_LIMIT
 
@@ -22,7 +23,8 @@ def test_a_limit_switch_that_is_not_true_or_false_is_refused_with_a_sentence(pag
     at = open_app(sample, page, timeout=180, **{f"{key}_on": raw, key: "500"})
     said = [w.value.replace("\\", "") for w in at.warning]  # the sentences are Markdown-escaped
     shown = raw[:40] + ("…" if len(raw) > 40 else "")
-    refusal = f"The link's {key}_on “{shown}” is not one this page can use, so {NO_LIMIT} is used instead."
+    name = LINK_WORDS["review_limit_on" if key == "cap" else "handover_limit_on"]  # as the page names it
+    refusal = f"The link's {name} “{shown}” is not one this page can use, so {NO_LIMIT} is used instead."
     assert refusal in said, said
     assert at.toggle(key=f"{key}_on").value is False and at.query_params[f"{key}_on"] == "false"
     assert "<script>" not in "".join(w.value for w in at.warning)  # shown escaped
@@ -39,7 +41,8 @@ def test_a_per_group_switch_that_is_not_true_or_false_is_refused_with_a_sentence
     at = open_app("compas", "views/costs.py", per_group="yes")
     said = [w.value.replace("\\", "") for w in at.warning]
     assert (
-        "The link's per_group “yes” is not one this page can use, so one price for every group is used instead." in said
+        "The link's different prices per group “yes” is not one this page can use, so one price for every group "
+        "is used instead." in said
     )
     assert at.toggle(key="per_group").value is False
     at = open_app("compas", "views/costs.py", per_group="True")  # any case still reads

@@ -81,7 +81,7 @@ def test_the_x_axis_reads_cases_flagged_a_month_and_every_marker_stays_on_its_po
 def test_a_limit_from_a_link_is_bounded_and_needs_a_volume():
     at = open_app("compas", "views/costs.py", cap_on="true", cap="-5")
     assert not at.exception
-    assert "the cases a month your team can take must be a number from 0" in texts(at)
+    assert "The cases a month your team can take must be a number from 0" in texts(at)
     at = open_app("compas", "views/costs.py", cap_on="true", cap="500", volume="0")
     assert capacity_words.CAP_NEEDS_VOLUME in texts(at)
 

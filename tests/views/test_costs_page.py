@@ -167,7 +167,10 @@ def test_a_price_from_a_link_is_bounded_like_its_slider():
     assert_no_exception(at)
     assert at.select_slider(key="s_c_fp").value == 1.0 and at.select_slider(key="s_c_fn").value == 3.0
     notes = "\n".join(unescape(w.value) for w in at.warning)
-    assert "a price must be a number from 0 to 1,000,000,000: got 1e308" in notes
+    assert (
+        "The link's price of a false positive was not used. A price must be a number from 0 to 1,000,000,000: got "
+        "1e308" in notes
+    )
 
 
 def test_a_typed_price_goes_into_the_link_whole():

@@ -18,11 +18,15 @@ SMALL = "at least 0.000000001 in size"
         ("views/costs.py", {"data": "compas", "c_fp": "5e-324", "c_fn": "1e-323"}, "only the ratio of the prices"),
         ("views/value.py", {"data": "screening", "gain": "5e-324", "reject_worth": "1e9"}, SMALL),
         ("views/value.py", {"data": "screening", "k": "5e-324", "gain": "5e-324"}, SMALL),
-        ("views/train.py", {"train_seeds": "inf"}, "the seeds must be a number from 1 to 50"),
-        ("views/train.py", {"train_seeds": "1e400"}, "the seeds must be a number from 1 to 50"),
+        ("views/train.py", {"train_seeds": "inf"}, "The seeds must be a number from 1 to 50"),
+        ("views/train.py", {"train_seeds": "1e400"}, "The seeds must be a number from 1 to 50"),
         # issue 26: values that were dropped without a word
-        ("views/calibration.py", {"data": "compas", "bins": "1000"}, "the bins must be a number from 5 to 30"),
-        ("views/instance.py", {"data": "offensive", "threshold": "nan"}, "the cutoff must be a number from"),
+        (
+            "views/calibration.py",
+            {"data": "compas", "bins": "1000"},
+            "The number of score bands must be a number from 5 to 30",
+        ),
+        ("views/instance.py", {"data": "offensive", "threshold": "nan"}, "The cutoff must be a number from"),
         ("views/value.py", {"data": "screening", "k": "nan"}, "the k that follows from your prices is used instead"),
     ],
 )

@@ -26,6 +26,8 @@ from views._ui.state import ensure_setting, keep, mirror, remembered, set_settin
 
 UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
+#: what a refused ?data=... says is used instead: the sample by its title, not its key "compas" (review 72)
+DEFAULT_WORDS = labels.sample_words(SAMPLES[DEFAULT_SAMPLE].title)
 DATA_PAGE = "views/data.py"
 COSTS_PAGE = "views/costs.py"
 PRICES_PAGE = "views/prices.py"
@@ -90,7 +92,7 @@ def open_counted(compute, *, name: str) -> Dataset:
 def upload_gone() -> bool:
     """Whether the data chosen is an upload this session does not have (a reload or a shared
     link starts a new session, which has no file yet: ?data=upload with nothing uploaded)."""
-    ensure_setting("data", DEFAULT_SAMPLE, valid=lambda v: v in [*SAMPLES, UPLOAD])
+    ensure_setting("data", DEFAULT_SAMPLE, valid=lambda v: v in [*SAMPLES, UPLOAD], default_words=DEFAULT_WORDS)
     return setting("data") == UPLOAD and st.session_state.get("upload_dataset") is None
 
 
@@ -111,7 +113,7 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
     options = [*SAMPLES, UPLOAD]
     # Remembered across pages and mirrored in the URL by hand (a bound selectbox would put the
     # display label in the URL).
-    data_key = remembered("data", DEFAULT_SAMPLE, valid=lambda v: v in options)
+    data_key = remembered("data", DEFAULT_SAMPLE, valid=lambda v: v in options, default_words=DEFAULT_WORDS)
     choice = st.sidebar.selectbox(
         DATA_WORDS["data"],
         options,
