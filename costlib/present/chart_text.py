@@ -479,7 +479,8 @@ def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> s
         if marks
         else "no data"
     )
-    notes = [words(n.get("text")) for n in layout.get("annotations", []) or [] if words(n.get("text"))]
+    # a note's own full stop would read "... at your prices.; flag everyone" once the marks are joined
+    notes = [words(n.get("text")).rstrip(".") for n in layout.get("annotations", []) or [] if words(n.get("text"))]
     marks = sorted(notes + marks, key=lambda m: not any(k in m for k in KEY_WORDS))  # stable: key points first
     said = "; ".join(marks[:MAX_MARKED]) + (f"; and {len(marks) - MAX_MARKED} more" if len(marks) > MAX_MARKED else "")
     return f"{title or 'A chart'}: {body}{axes}" + (f"; marked: {said}" if said else "") + "."

@@ -144,3 +144,15 @@ def test_a_marked_point_on_an_axis_in_money_reads_in_money():
     assert "shipped ≥ 0.25 at cutoff 0.25, cost per case $0.391" in said, said
     fig.update_layout(yaxis_title_text="share (0 perfect, 1 always wrong)")
     assert "share 0.3906" in chart_text(fig).sentence  # brackets that explain are not a unit
+
+
+def test_a_note_ending_in_a_full_stop_joins_the_marks_without_one():
+    """Review 72: a note drawn on the chart ends with its own full stop, and the sentence read
+    "... at your prices.; flag everyone ..." once the marks were joined."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Scatter(x=[0.1, 0.5], y=[1.0, 2.0], mode="lines", name="model"))
+    fig.add_annotation(text="Compare the lines at your prices.", x=0.3, y=1.5, showarrow=False)
+    fig.add_annotation(text="flag everyone: below the chart", x=0.3, y=1.0, showarrow=False)
+    said = chart_text(fig).sentence
+    assert ".;" not in said and "at your prices; " in said and said.endswith(".")
