@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import threading
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from costlib.answers.roles import unweighted_note
 from costlib.core import link, settings
@@ -110,14 +113,49 @@ def setup(title: str, what: str, *, needs: str | None = None):
     return ds, unit, volume
 
 
+_ONE_MOVE = threading.Lock()  # held by the one price move answering now (`one_move_at_a_time`)
+MOVE_WAIT_S = 0.5  # the longest a move waits for the one before it; then it runs beside it
+
+
+@contextlib.contextmanager
+def one_move_at_a_time(alone: bool, wait_s: float = MOVE_WAIT_S):
+    """Price moves (a fragment's rerun alone, `alone`) of every session answer one at a time, in
+    the order they arrive, each waiting at most `wait_s` for the one before it; a page's whole
+    run does not wait.
+
+    A move is Python holding the interpreter's lock most of its time: moves that run together
+    share one core and all finish late, each in about the time of all of them (twenty reviewers
+    at a reviewer's pace, 200,000-row uploads: runs of 1.2 to 1.8 s came in bursts, the server
+    at 1.2 cores, nothing else running: `benchmarks/load_test.py`'s machine record). Taken in
+    turn, the first finishes in its own time and only the last waits for all (p95 254 and 438 ms
+    against 519 and 444 in two pairs of runs; benchmarks/
+    README.md "The machine's record during the runs, and one price move at a time"). The wait is
+    bounded so that a move that happens to be long (a first answer at a new setting on a large
+    file) holds the others back by `wait_s` at most."""
+    taken = alone and _ONE_MOVE.acquire(timeout=wait_s)
+    try:
+        yield taken
+    finally:
+        if taken:
+            _ONE_MOVE.release()
+
+
+def _alone() -> bool:
+    """Whether this run is a fragment's rerun alone (a widget in it moved), not a page's run."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and getattr(ctx, "fragment_ids_this_run", None))
+
+
 def live(part):
     """`st.fragment`: the part of a page that reruns alone when one of its widgets moves. Each of
     its runs starts as a page's does (`costlib.loading.ledger.settle`), so that the collection
-    Streamlit makes after it does not walk what runs before imported or kept."""
+    Streamlit makes after it does not walk what runs before imported or kept; its reruns alone
+    take their turn with every session's (`one_move_at_a_time`)."""
 
     @functools.wraps(part)
     def run(*args, **kwargs):
-        settle()
-        return part(*args, **kwargs)
+        with one_move_at_a_time(_alone()):
+            settle()
+            return part(*args, **kwargs)
 
     return st.fragment(run)
