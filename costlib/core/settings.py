@@ -306,10 +306,15 @@ def link_key(name: str) -> str:
     """
     if name in LINK_KEYS:
         return LINK_KEYS[name]
-    kind, _, index = name.rpartition("_")
-    if kind in PRICE_FIELDS and index.isdigit():
-        return f"{LINK_KEYS[kind]}_{index}"
+    if (price := _group_price(name)) is not None:
+        return f"{LINK_KEYS[price[0]]}_{price[1]}"
     raise KeyError(f"no setting {name!r} is kept in the link")
+
+
+def _group_price(name: str) -> tuple[str, int] | None:
+    """(the price's field, the group's place) of a `group_field` name ("c_fp_2": ("c_fp", 2)), else None."""
+    kind, _, index = name.rpartition("_")
+    return (kind, int(index)) if kind in PRICE_FIELDS and index.isdigit() else None
 
 
 def link_words(name: str) -> str:
@@ -321,9 +326,8 @@ def link_words(name: str) -> str:
     """
     if name in LINK_WORDS:
         return LINK_WORDS[name]
-    kind, _, index = name.rpartition("_")
-    if kind in PRICE_FIELDS and index.isdigit():
-        return f"{LINK_WORDS[kind]} for group {int(index) + 1}"
+    if (price := _group_price(name)) is not None:
+        return f"{LINK_WORDS[price[0]]} for group {price[1] + 1}"
     return name
 
 

@@ -233,21 +233,14 @@ def month_amount(
     return month_money(amount, unit, places=places)
 
 
-def a_month(
-    per_case: float,
-    volume: float | None,
-    unit: str = "",
-    *,
-    digits: int | None = None,
-    beside: tuple[float, float] | None = None,
-    month_of: float | None = None,
-) -> str:
+def a_month(per_case: float, volume: float | None, unit: str = "", **shown) -> str:
     """'$3,100 a month' (per case times the monthly volume, `month_money`), or '' without a volume.
-    With `digits` and the interval `beside` the per-case amount they were cut to, the month of the
-    amount as shown, at the precision those digits carry (`month_figure`, as `month_of`)."""
+    With `digits` and the interval `beside` the per-case amount they were cut to (`shown`, as
+    `month_amount` takes them), the month of the amount as shown, at the precision those digits
+    carry (`month_figure`, as `month_of`)."""
     if not volume or volume <= 0 or per_case is None or math.isnan(per_case):
         return ""
-    return f"{month_amount(per_case, volume, unit, digits=digits, beside=beside, month_of=month_of)} a month"
+    return f"{month_amount(per_case, volume, unit, **shown)} a month"
 
 
 def per_case_and_month(
