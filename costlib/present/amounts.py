@@ -8,7 +8,7 @@ one amount reads the same wherever it appears.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_FLOOR, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 CURRENCY_SYMBOLS = ("$", "€", "£", "¥", "₹", "CHF")
 
@@ -142,16 +142,16 @@ def month_figure(
     shows it, `month_amount`, `a_month`, `per_case_and_month` and `month_interval` say it).
 
     With `digits`, the decimals the per-case amount is shown at, cut to the width of the 95%
-    interval `beside` it (`beside_interval`, `shown_saving`), the month reads at the precision those
-    decimals carry at the volume, no finer: a step of 10^-digits per case is 10^-digits x `volume`
-    a month, and the month is rounded to the largest power of ten at or below that step (whole
-    units at least from `MONTH_WHOLE` up, as `month_money`, and never finer than `money`'s own
-    decimals). It is the month of the per-case amount *as shown*, not of the amount before
-    rounding, so that the two never contradict at the digits shown: '$0.03 per case ($300 a
-    month)', not '$0.03 per case ($270 a month)' for $0.027 at 10,000 cases, which a reader
-    multiplies and finds wrong; '$0.68 per case' reads with '$6,800 a month' (not '$6,770'); at
-    12,345 cases, $0.677 shown as '$0.68' is a step of $123.45 a month: to the hundred, '$8,400'.
-    Where the interval cut the per-case digits, the month's extra digits were noise anyway.
+    interval `beside` it (`beside_interval`, `shown_saving`), the month is the per-case amount *as
+    shown* times the volume, as `month_money` rounds an amount a month (whole units from
+    `MONTH_WHOLE` up), not the amount before rounding, so that the two never contradict at the
+    digits shown: '$0.03 per case ($300 a month)', not '$0.03 per case ($270 a month)' for $0.027
+    at 10,000 cases, which a reader multiplies and finds wrong; '$0.68 per case' reads with
+    '$6,800 a month' (not '$6,770'). It is not rounded further (to the step 10^-digits x volume
+    carries: a last read found a cost, its baseline and its saving a month that no longer
+    subtracted at 12,345 cases, $3,680 - $2,650 against $1,020): months of amounts shown at the
+    same decimals subtract as their amounts per case do, within a unit. Below `MONTH_WHOLE` it
+    shows no cents the per-case digits do not carry ('€0.02 per case' at 2,500 cases: '€50').
 
     Without an interval beside it (`beside` None, or an end not a number), the per-case amount is
     shown at its full precision and the month is the amount times the volume, as `month_money`
@@ -159,9 +159,9 @@ def month_figure(
     shown is rounded for a reason of its own, as `shown_saving`'s difference is.
 
     >>> month_figure(0.027, 10_000, digits=2, beside=(0.01, 0.05))  # $0.03 per case
-    (300.0, -2)
-    >>> month_figure(0.677, 12_345, digits=2, beside=(0.5, 0.8))  # $0.68 per case: $8,394.60, to the hundred
-    (8400.0, -2)
+    (300.0, 0)
+    >>> month_figure(0.677, 12_345, digits=2, beside=(0.5, 0.8))  # $0.68 per case: $8,394.60, in whole units
+    (8395.0, 0)
     >>> month_figure(0.0123, 100, digits=4, beside=(0.01, 0.013)), month_figure(0.027, 10_000, digits=2)
     ((1.23, 2), (270.0, None))
     """
@@ -177,7 +177,9 @@ def _shown_month(per_case: float, volume: float, digits: int) -> tuple[Decimal, 
     `digits` decimals, times `volume`, exactly) and the places it is rounded at."""
     exact = Decimal(f"{per_case:.{digits}f}") * Decimal(repr(float(volume)))
     today = 0 if round(abs(float(exact)), 2) >= MONTH_WHOLE else money_digits(float(exact))
-    return exact, min(today, digits - Decimal(repr(float(volume))).adjusted())  # adjusted: the volume's power of ten
+    # no cents the per-case digits do not carry ('€0.02' at 2,500 cases: '€50', not '€50.00'), never
+    # coarser than whole units (months at the same decimals subtract)
+    return exact, min(today, max(0, digits - Decimal(repr(float(volume))).adjusted()))
 
 
 def month_range(low: float, high: float, unit: str = "", *, places: int | None = None) -> str:
@@ -208,8 +210,11 @@ def month_interval(low: float, high: float, volume: float, unit: str = "", *, di
     if digits is None or width_digits(low, high) is None or abs(max(abs(low), abs(high)) * volume) >= 1e15:
         return month_range(low * volume, high * volume, unit)
     ends = [_shown_month(x, volume, digits) for x in (low, high)]
-    places = min(p for _, p in ends)  # both ends rounded once, at the coarser of the two
-    low, high = (float(x.quantize(Decimal(1).scaleb(-places))) for x, _ in ends)
+    places = min(p for _, p in ends)  # both ends rounded once, at the coarser of the two, outwards:
+    step = Decimal(1).scaleb(-places)  # an amount inside the range per case stays inside it a month
+    low, high = (
+        float(x.quantize(step, rounding=r)) for (x, _), r in zip(ends, (ROUND_FLOOR, ROUND_CEILING), strict=True)
+    )
     return month_range(low, high, unit, places=places)
 
 

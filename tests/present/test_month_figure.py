@@ -36,13 +36,14 @@ def read(sign: str, body: str) -> Decimal:
 
 
 def precision(shown: Decimal, volume: int, digits: int) -> Decimal:
-    """The precision a month figure of `shown` per case (at `digits` decimals) times `volume` is
-    rounded to, by the rule's words: the largest power of ten at or below 10^-digits x volume, but
-    whole units from MONTH_WHOLE up and never finer than money's own decimals."""
-    step = Decimal(1).scaleb(-digits) * volume
+    """The precision a month figure of `shown` per case times `volume` is rounded to, by the rule's
+    words: whole units from MONTH_WHOLE up, else money's own decimals but none the per-case digits
+    do not carry; never coarser than whole units (months at the same decimals must subtract, a last
+    read of this rule)."""
     exact = shown * volume
     finest = 0 if abs(exact) >= MONTH_WHOLE else -money_digits(float(exact))
-    return Decimal(1).scaleb(max(step.adjusted(), finest))  # adjusted: the power of ten at or below
+    carried = min((Decimal(1).scaleb(-digits) * volume).adjusted(), 0)  # no cents the per-case digits lack
+    return Decimal(1).scaleb(max(finest, carried))
 
 
 def amount():
@@ -57,7 +58,7 @@ def amount():
     volume=st.integers(1, 200_000),
 )
 @example(x=0.027, below=0.017, above=0.023, volume=10_000)  # '$0.03 per case ($270 a month)'
-@example(x=0.677, below=0.2, above=0.1, volume=12_345)  # '$0.68': step $123.45, to the hundred: '$8,400'
+@example(x=0.677, below=0.2, above=0.1, volume=12_345)  # '$0.68': $8,394.60, in whole units: '$8,395'
 @example(x=0.677, below=0.2, above=0.1, volume=10_000)  # '$0.68 per case ($6,770 a month)'
 def test_the_month_figure_is_the_per_case_amount_as_shown_times_the_volume_at_its_own_precision(
     x, below, above, volume
@@ -84,16 +85,30 @@ def test_a_range_a_month_claims_no_more_digits_than_the_range_per_case(x, below,
     digits = beside_interval(x, low, high)
     ends = RANGE.match(month_interval(low, high, volume, "$", digits=digits))
     assert ends
-    step = Decimal(1).scaleb(-digits) * volume
-    whole = any(abs(Decimal(f"{end:.{digits}f}") * volume) >= MONTH_WHOLE for end in (low, high))
-    for (sign, body), end in zip((ends.groups()[:2], ends.groups()[2:]), (low, high), strict=True):
-        shown = Decimal(f"{end:.{digits}f}")
-        month = read(sign, body)
-        # within half a step (or a whole unit, from MONTH_WHOLE up) of the per-case end as shown, times the
-        # volume, and no digit finer than the step
-        near = max(step, Decimal(1) if whole else Decimal(0)) / 2 + Decimal("0.005")
-        assert abs(month - shown * volume) <= near, (month, shown, volume)
-        assert month % Decimal(1).scaleb(step.adjusted()) == 0 or step.adjusted() < 0, (month, step)
+    (lo, hi) = (read(*ends.groups()[:2]), read(*ends.groups()[2:]))
+    shown = [Decimal(f"{end:.{digits}f}") * volume for end in (low, high)]
+    unit = max(precision(Decimal(f"{end:.{digits}f}"), volume, digits) for end in (low, high))  # the coarser
+    # each end is the per-case end as shown times the volume, rounded outwards at the coarser of the two
+    assert lo <= shown[0] < lo + unit and hi - unit < shown[1] <= hi, (lo, hi, shown, unit)
+    # and the amount a month of the per-case amount shown beside it lies inside it (a last read: "$73.80" over
+    # "95% interval $74 to $155")
+    said = SAID.match(per_case_and_month(x, volume, "$", digits=digits, beside=(low, high)))
+    assert said and lo <= read(*said.groups()[2:]) <= hi
+
+
+@settings(max_examples=300, deadline=None)
+@given(cost=st.floats(0.01, 5), saving=st.floats(0.001, 2), volume=st.integers(100, 200_000), digits=st.integers(2, 4))
+@example(cost=0.215, saving=0.083, volume=12_345, digits=3)  # $2,650 + $1,020 read against $3,680
+def test_months_of_amounts_at_the_same_decimals_subtract(cost, saving, volume, digits):
+    base = cost + saving
+    months = []
+    for x in (cost, base, saving):
+        said = SAID.match(per_case_and_month(x, volume, "$", digits=digits, beside=(x - 0.5, x + 0.5)))
+        assert said
+        months.append((Decimal(f"{x:.{digits}f}"), read(*said.groups()[2:])))
+    (c, mc), (b, mb), (d, md) = months
+    assume(b - c == d and min(mc, mb, md) >= MONTH_WHOLE)  # the saving as shown is the difference as shown
+    assert abs((mb - mc) - md) <= 1, months
 
 
 DEARER = SimpleNamespace(  # $0.677 a case against $0.650 without the model: $0.027 more, shown '$0.03'
