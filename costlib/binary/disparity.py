@@ -497,11 +497,11 @@ def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: 
 
 
 def _no_model_rule(ms, results, rule: str, flagged, n) -> bool:
-    """Whether `rule` of `results` flags every case of every group of `ms` by its cutoffs, or none
-    (`all_or_none`, the one decision), and its counts (`flagged` of `n`) are that: cross-fitted ones
-    (the folds' cutoffs) may flag a few, and keep their intervals. Then its rates are exact (`decided`)."""
-    flagged, n = np.asarray(flagged, dtype=np.float64), np.asarray(n, dtype=np.float64)
-    return bool(np.all(flagged == n) or np.all(flagged == 0)) and all_or_none(ms, dict(results.cutoffs[rule]))
+    """Whether `rule` flags every case of every group of `ms` by its cutoffs, or none (`all_or_none`), and its counts
+    (`flagged` of `n`) are that (cross-fitted ones may flag a few, and keep their intervals): its rates are exact."""
+    f, n = (np.asarray(x, dtype=np.float64) for x in (flagged, n))
+    f, n = f[~np.isnan(f)], n[~np.isnan(f)]  # a group without judged rows counts against neither (as in all_or_none)
+    return bool(np.all(f == n) or np.all(f == 0)) and all_or_none(ms, dict(results.cutoffs[rule]))
 
 
 def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[str], *, threshold=THRESHOLD):

@@ -18,8 +18,8 @@ from costlib.present.policy_fields import PolicyFileError, group_name
 NO_PRICES = "The policy{name} has no prices for the group {group} of this data; nothing was changed."
 #: the same when the policy's record says it was made on other data: that first, as the reason
 OTHER_DATA = (
-    "The policy{name} was made on another data set{theirs}, not on the data in use{ours}, so it was not applied: "
-    "it has no prices for the group {group} of this data. Nothing was changed."
+    "The policy{name} was made on another data set{theirs}, not on the data in use{ours}, and it has no prices "
+    "for the group {group} of this data, so it was not applied. Nothing was changed."
 )
 
 

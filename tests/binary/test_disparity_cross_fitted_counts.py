@@ -47,3 +47,20 @@ def test_counts_that_flag_nobody_by_the_cutoffs_are_exact():
     assert np.add(tp, fp).max() == 0 and all(np.isinf(t) for t in dict(rec.results.cutoffs[R.SINGLE]).values())
     d = rule_disparities(ms, rec.results, R.SINGLE, rec.prices)
     assert d.no_model and (_rates(d)["value_high"] == 0).all()
+
+
+def test_a_group_without_judged_rows_does_not_keep_a_no_model_rule_from_being_one():
+    """A last read: a group whose judged sweep is empty has no counts (NaN), which equal nothing, so
+    a flag-nobody rule lost its exact rates and its caption, though `all_or_none` ignores such a group."""
+    from types import SimpleNamespace as NS
+
+    from costlib.binary.disparity import _no_model_rule
+
+    ms = NS(
+        groups=["A", "B"],
+        fit={"A": NS(lowest_score=0.1), "B": NS(lowest_score=0.2)},
+        judge={"A": NS(lowest_score=0.1), "B": NS(lowest_score=None)},
+    )
+    nobody = NS(cutoffs={"r": {"A": np.inf, "B": np.inf}})
+    assert _no_model_rule(ms, nobody, "r", [0.0, np.nan], [40.0, np.nan])
+    assert not _no_model_rule(ms, nobody, "r", [2.0, np.nan], [40.0, np.nan])  # the folds flagged a few

@@ -55,5 +55,13 @@ def test_a_move_stopped_midway_lets_the_next_one_in():
         assert taken
 
 
-def test_outside_a_script_run_nothing_is_a_move():
-    assert page._alone() is False
+def test_a_move_is_a_fragments_rerun_alone(monkeypatch):
+    """Streamlit sets `fragment_ids_this_run` only for a fragment's rerun alone (None on a page's run,
+    which draws its fragments inline and must not wait)."""
+    from types import SimpleNamespace
+
+    for ids, alone in ((["f1"], True), ([], False), (None, False)):
+        monkeypatch.setattr(page, "get_script_run_ctx", lambda ids=ids: SimpleNamespace(fragment_ids_this_run=ids))
+        assert page._alone() is alone
+    monkeypatch.setattr(page, "get_script_run_ctx", lambda: None)
+    assert page._alone() is False  # outside a script run

@@ -119,17 +119,17 @@ MOVE_WAIT_S = 0.5  # the longest a move waits for the one before it; then it run
 
 @contextlib.contextmanager
 def one_move_at_a_time(alone: bool, wait_s: float = MOVE_WAIT_S):
-    """Price moves (a fragment's rerun alone, `alone`) of every session answer one at a time, in
-    the order they arrive, each waiting at most `wait_s` for the one before it; a page's whole
-    run does not wait.
+    """Price moves (a fragment's rerun alone, `alone`) of every session answer one at a time (the
+    lock wakes one waiting move, not strictly the first to arrive), each waiting at most `wait_s`;
+    a page's whole run does not wait.
 
     A move is Python holding the interpreter's lock most of its time: moves that run together
     share one core and all finish late, each in about the time of all of them (twenty reviewers
     at a reviewer's pace, 200,000-row uploads: runs of 1.2 to 1.8 s came in bursts, the server
     at 1.2 cores, nothing else running: `benchmarks/load_test.py`'s machine record). Taken in
     turn, the first finishes in its own time and only the last waits for all (p95 254 and 438 ms
-    against 519 and 444 in two pairs of runs; benchmarks/
-    README.md "The machine's record during the runs, and one price move at a time"). The wait is
+    against 519 and 444 in two pairs of runs; benchmarks/README.md, "The machine's record during
+    the runs, and one price move at a time"). The wait is
     bounded so that a move that happens to be long (a first answer at a new setting on a large
     file) holds the others back by `wait_s` at most."""
     taken = alone and _ONE_MOVE.acquire(timeout=wait_s)
