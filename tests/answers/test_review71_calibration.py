@@ -88,6 +88,6 @@ def test_the_cutoff_is_the_confidence_the_model_answers_from_shown_as_every_thre
 def test_at_equal_prices_the_page_says_its_cutoff_is_costs_and_groups_own(screening):
     # $1 a false flag and $1 a miss, a right answer worth $1: both pages' cutoffs read 0.5
     money = _answer(screening, "score_calibrated", (1.0, 1.0), None).money
-    assert "at least 0.5 confident of" in money and "a wrong answer costs as much as 1 right answer is worth" in money
+    assert "at least 0.5 confident of" in money and "prices every wrong answer at $1.00" in money  # review 72
     assert "is the same here as the cutoff from which Costs & groups flags a case (0.5 from your prices alone)" in money
     assert "is not the cutoff" not in money and "1 right answers" not in money

@@ -26,7 +26,7 @@ def test_disparity_words_are_plain():
     assert not DISPARITY_WORDS.startswith("Aequitas")
     assert "metric" not in DISPARITY_WORDS and "ratio" not in DISPARITY_WORDS
     plain = DISPARITY_WORDS.index("divided by the reference")
-    assert plain < DISPARITY_WORDS.index("(This is how the Aequitas")
+    assert plain < DISPARITY_WORDS.index("(The Aequitas")
 
 
 def test_a_rules_tolerance_never_reads_zero_unless_it_is():

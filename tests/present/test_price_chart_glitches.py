@@ -128,7 +128,8 @@ def test_the_net_benefit_chart_says_its_fall_is_the_prices_moving_and_marks_what
     curves = _net_benefit_curves(np.linspace(0.4, 0.0, 99))
     fig = price_figures.net_benefit_figure(curves, price_threshold=0.25, shipped=(0.3, 0.3), shipped_model="m")
     said = chart_text(fig).sentence
-    assert "every line falls: the highest point is not the best cutoff. Compare the lines at your prices." in said
+    assert "every line falls: the highest point is not the best cutoff. Compare the lines at your prices" in said
+    assert ".;" not in said  # the note's own full stop is not read before the next mark
     ticks = dict(zip(fig.layout.xaxis.tickvals, fig.layout.xaxis.ticktext, strict=True))
     assert ticks[0.25] == "0.25<br>1 : 3" and ticks[0.5] == "0.5<br>1 : 1" and ticks[0.75] == "0.75<br>3 : 1"
     marks = {a.text: a for a in fig.layout.annotations}

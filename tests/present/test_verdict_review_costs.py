@@ -82,6 +82,8 @@ def test_no_model_verdicts_name_why_and_asides_compare_against_flagging_everyone
     verdict = words.recommendation_verdict(rec, unit="$")
     # saving exactly 0: the headline says why the model is not to decide
     assert "flags everybody, which needs no model: letting it decide saves nothing" in verdict.headline
-    for aside in verdict.asides:
-        assert "than flagging everyone" in aside and "to keep flagging everyone, which needs no model" in aside
+    *rules, closing = verdict.asides  # review 72: the closing sentence once, after the rules, not in each
+    for aside in rules:
+        assert "than flagging everyone" in aside and "to keep flagging everyone" not in aside
         assert "the cutoff fitted on" not in aside
+    assert rules and "to keep flagging everyone, which needs no model" in closing
