@@ -11,7 +11,8 @@ from tests.views.apptest_support import open_app, texts
 def test_calibration_reads_the_settings_of_other_pages_from_its_link_and_keeps_them_there():
     at = open_app("screening", "views/calibration.py", gain="2", c_fn="8", cap_on="true", cap="300", resamples="500")
     said = texts(at)
-    assert "a right answer worth $2.00" in said and "costs as much as 2.25 right answers" in said  # (1 + 8) / 2 / 2
+    assert "what a right answer is worth ($2.00)" in said  # the link's worth
+    assert "prices every wrong answer at $4.50" in said  # (1 + 8) / 2: the average of the link's prices (review 72)
     linked = {k: at.query_params[k] for k in ("gain", "c_fp", "c_fn", "per_group", "cap_on", "cap", "resamples")}
     assert linked == {
         "gain": "2",
@@ -23,7 +24,7 @@ def test_calibration_reads_the_settings_of_other_pages_from_its_link_and_keeps_t
         "resamples": "500",
     }
     at = open_app("screening", "views/calibration.py")
-    assert "a right answer worth $1.00" in texts(at)
+    assert "what a right answer is worth ($1.00)" in texts(at)
     assert "c_fp" in at.query_params and "cap" not in at.query_params  # no limit: its number is not in the link
 
 
