@@ -162,18 +162,22 @@ def share_kept(summary: pd.DataFrame, shares) -> list[float | None]:
 
 
 def format_table(summary: pd.DataFrame, shares=None) -> str:
-    """The summary as fixed-width text, rounded for reading; with `shares` ({tdown method: (share
-    asked, share kept)}, `training.kept`) the share of the training rows each way of keeping the
-    costliest cases kept. The change's interval is the verdict's (`training_words.held_interval`:
-    held for the pick of the cheapest way, as on the page's table and chart), so that no row reads
-    cheaper beyond the noise where the verdict says it could be chance."""
+    """The summary as fixed-width text, rounded for reading, each way named as the page's chips and charts
+    name it (`training_page.method_short`: "top 30% + ties: 88% kept" where keeping the costliest 30% and every
+    case tied with them kept 88% of the training rows, `shares` being {tdown method: (share asked, share kept)},
+    `training.kept`), left-aligned; ``--json`` keeps the codes ("tdown30") and each way's `share_kept`. The
+    change's interval is the verdict's (`training_words.held_interval`: held for the pick of the cheapest way, as
+    on the page's table and chart), so that no row reads cheaper beyond the noise where the verdict says it
+    could be chance."""
+    from costlib.present.training_page import method_short
     from costlib.present.training_words import HELD_HIGH, HELD_LOW, held_interval
 
     summary = held_interval(summary)
+    names = [method_short(m, shares) for m in summary["method"].astype(str)]
+    head = "method".ljust(max(map(len, names), default=0))  # a name in words reads from the left
     out = pd.DataFrame(
         {
-            "method": summary["method"].astype(str),
-            "kept": [f"{k:.0%}" if k is not None else "" for k in share_kept(summary, shares)],
+            head: [name.ljust(len(head)) for name in names],
             "seeds": summary["seeds"].astype(int),
             "NEC": summary["nec"].map(_fmt),
             "low": summary["nec_low"].map(_fmt),

@@ -85,23 +85,28 @@ def test_a_column_named_like_an_outcome_is_not_refused_by_its_name(capsys, tmp_p
 
 
 def test_the_table_and_json_give_the_share_kept_and_the_same_rows_note(capsys, tied_prices):
-    """The verdict says "keeping the costliest 88% (30% asked)" where the table said only "tdown30":
-    the table has the share each way of keeping the costliest cases kept ("kept"), the JSON its
-    `share_kept`, and the page's note that two of them keep the very same rows is on standard error."""
+    """The verdict says "keeping the top 30% + ties (N% of rows)" where the table said only "tdown30": the
+    table names each way as the page's chips and charts do (`training_page.method_short`: "top 30% + ties:
+    N% kept", the share it kept in its name), the JSON keeps the codes and each way's `share_kept`, and the
+    page's note that two of them keep the very same rows is on standard error."""
+    from costlib.present.training_page import method_short
     from costlib.training.kept import kept_of_seeds
 
     delta = pd.read_csv(tied_prices)["delta"]
-    kept = {m: f"{k:.0%}" for m, (_, k) in kept_of_seeds(delta, 2).items()}
+    shares = kept_of_seeds(delta, 2)
+    kept = {m: f"{k:.0%}" for m, (_, k) in shares.items()}
     ways = ("--methods", "standard", "tdown30", "tdown50", "tdown70")
     code, out, err = _train(capsys, tied_prices, *ways)
     assert code == 0, err
     header, *rows = out.split("\n\n")[1].splitlines()
-    assert header.split()[:2] == ["method", "kept"], header
-    cells = {line.split()[0]: line.split()[1] for line in rows}
-    assert {m: cells[m] for m in kept} == kept and cells["standard"] == "2"  # standard: no share, its seeds next
+    assert header.split()[:2] == ["method", "seeds"], header
+    names = [method_short(m, shares) for m in ("standard", "tdown30", "tdown50", "tdown70")]
+    assert "+ ties" in names[1] and all(row.startswith(name + " ") for row, name in zip(rows, names, strict=True))
+    assert "tdown" not in out, out
     assert "keep the same rows in every seed" in err and err.count("note: ") >= 1, err
     code, out, _ = _train(capsys, tied_prices, *ways, "--json")
     doc = json.loads(out)
+    assert [m["method"] for m in doc["methods"]] == ["standard", "tdown30", "tdown50", "tdown70"]  # codes stay
     assert {m["method"]: m["share_kept"] for m in doc["methods"]}["standard"] is None
     assert {m["method"]: f"{m['share_kept']:.0%}" for m in doc["methods"] if m["share_kept"] is not None} == kept
     assert any("keep the same rows in every seed" in note for note in doc["notes"])

@@ -41,6 +41,22 @@ def test_the_table_reads_the_verdicts_interval():
     assert f"{weighted['nec_change_high']:+.1%}" not in line, line  # not its own -0.9%
 
 
+def test_the_table_names_the_ways_as_the_page_does():
+    """The table named the ways by their codes ("p_up", "tdown30") where the page's chips and charts name them
+    in words (`training_page.method_short`: "upsampled", "top 30% + ties: 88% kept"); it now uses the page's
+    names, left-aligned, and no code is left in it."""
+    from costlib.present.training_page import method_short
+
+    s = pd.concat([_summary(), _summary().iloc[[1]].assign(method="tdown30")], ignore_index=True)
+    shares = {"tdown30": (0.3, 0.88)}
+    header, *rows = format_table(held_for_pick(s), shares).splitlines()
+    assert header.startswith("method ")
+    names = [method_short(m, shares) for m in s["method"]]
+    assert names[2:] == ["upsampled", "top 30% + ties: 88% kept"]
+    assert [row[: len(name) + 1] for row, name in zip(rows, names, strict=True)] == [f"{n} " for n in names]
+    assert not any(code in line for line in rows for code in ("p_up", "tdown")), rows
+
+
 def test_a_summary_not_held_yet_is_held_before_its_verdict():
     """A last read: `answers.training_verdict_kind` of a summary not held read each way's own interval
     ("success": weighted −15.8% to −0.9%) where the page, holding the pick, says not clearly better."""
