@@ -15,7 +15,7 @@ from costlib.core.dataset import Dataset
 from costlib.core.escaping import plain
 from costlib.multiclass import HAND_OVER, confusion, recommend_matrix
 from costlib.present import figures, matrix_words, page_answers, words
-from costlib.present.amounts import money, month_amount, month_interval, month_money, percent
+from costlib.present.amounts import column_digits, money, money_digits, month_amount, month_interval, percent
 from costlib.present.labels import COST_A_MONTH, COST_PER_CASE, NO_VOLUME, in_unit
 
 
@@ -189,12 +189,24 @@ def matrix_export(rec, unit: str, volume: float = 0.0) -> pd.DataFrame:
 
 def matrix_table(rec, unit: str, volume: float = 0.0) -> pd.DataFrame:
     """The policies compared, as read: money per case and a month (at `volume`), percents, cases
-    handed over a month, yes/no (`matrix_export`'s numbers in words)."""
+    handed over a month, yes/no (`matrix_export`'s numbers in words).
+
+    Every cost per case at the decimals the headline and the tiles say the two costs at (`matrix_saving`:
+    `shown_saving`, cut to the saving's interval), its month as theirs (the amount as shown times the
+    cases, `month_figure`), so that the recommended policy's row reads what the headline says: a first
+    read found "$0.44 per case ($4,400 a month)" above a row "$0.437 | $4,370". Without those decimals
+    (no saving to show), one precision for the column all the same (`column_digits`)."""
     numbers = matrix_export(rec, unit, volume)
     out = numbers[["policy"]].assign(**{"uses the model": numbers["uses the model"].map({True: "yes", False: "no"})})
-    out[COST_PER_CASE] = numbers[in_unit(COST_PER_CASE, unit)].map(lambda x: money(x, unit))
+    said = matrix_words.matrix_saving(rec)
+    costs = numbers[in_unit(COST_PER_CASE, unit)]
+    digits = said.digits
+    if digits is None:
+        digits = column_digits((), digits=[money_digits(x) for x in costs if math.isfinite(x)])
+    out[COST_PER_CASE] = costs.map(lambda x: money(x, unit, digits=digits))
     if volume:
-        out[COST_A_MONTH] = numbers[in_unit(COST_A_MONTH, unit)].map(lambda x: month_money(x, unit))
+        shown_at = {"digits": said.digits, "beside": (said.low, said.high)}  # as the tiles' months (`at_volume`)
+        out[COST_A_MONTH] = costs.map(lambda x: month_amount(x, volume, unit, **shown_at))
     out[matrix_words.HANDED_SHARE] = numbers[matrix_words.HANDED_SHARE].map(percent)
     if volume:
         out[matrix_words.HANDED_A_MONTH] = numbers[matrix_words.HANDED_A_MONTH].map(lambda x: f"{x:,.0f}")
