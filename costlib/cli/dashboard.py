@@ -123,12 +123,39 @@ def config_flags(config: Path, given: list[str]) -> list[str]:
     return flags
 
 
+def processes_flag(flags: list[str]) -> tuple[int, list[str]]:
+    """(the servers ``--processes N`` asks for, 1 without it or with a count that is not a whole
+    number: -1; the other flags). Several servers run behind one port (`costlib.cli.balancer`).
+
+    >>> processes_flag(["--processes", "2", "--server.port", "8502"]), processes_flag(["--processes=x"])[0]
+    ((2, ['--server.port', '8502']), -1)
+    """
+    count, rest = 1, []
+    items = iter(flags)
+    for flag in items:
+        name, eq, value = flag.partition("=")
+        if name == "--processes":
+            text = value if eq else next(items, "")
+            count = int(text) if text.strip().isdigit() else -1
+        else:
+            rest.append(flag)
+    return count, rest
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "dashboard",
         help="start the dashboard (Streamlit's flags pass through)",
         description="Start the dashboard on http://localhost:8501, its imports warmed before the first visitor. "
-        "Streamlit's own flags pass through, e.g. --server.port 8502.",
+        "Streamlit's own flags pass through, e.g. --server.port 8502. --processes N runs N servers "
+        "behind the one port (a browser stays on one), so N price moves run at once on N cores.",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N servers behind the one port, each its own interpreter (costlib.cli.balancer); default 1",
     )
     p.add_argument("flags", nargs="*", metavar="STREAMLIT_FLAG", help="a flag for streamlit run (passed through)")
 
@@ -242,10 +269,19 @@ def run(flags: list[str]) -> int:
     the first page showed an error instead of its answer (CI, stop 57: ``_DeadlockError:
     deadlock detected by _ModuleLock('views._ui.data')``). The imports take about 3 s, which the
     first visitor would otherwise wait for."""
+    flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
+    count, flags = processes_flag(flags)
+    if count != 1:
+        from costlib.cli.balancer import refusal, spread
+
+        why = refusal(count, flags)
+        if why is not None:
+            print(f"costlib dashboard: {why}", file=sys.stderr)
+            return 2
+        return spread(count, flags)
     from streamlit.web import cli as streamlit_cli
 
     send_without_delay()
-    flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
     warm_once()
     threading.Thread(target=trim_forever, name="costlib-trim", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *config_flags(APP.parent / ".streamlit" / "config.toml", flags), *flags]
