@@ -197,13 +197,57 @@ def serve_timed(runs_log: str, argv: list[str]) -> None:
     cli.main()
 
 
-def cpu_split(server_pid: int) -> dict:
-    """CPU seconds so far of the server and of everything else this process started (the browsers)."""
+def cpu_split(server_pid: int | tuple) -> dict:
+    """CPU seconds so far of the server (its processes, with `--processes`: a tuple) and of
+    everything else this process started (the browsers)."""
+    servers = set(server_pid) if isinstance(server_pid, tuple) else {server_pid}
     others = 0.0
-    for pid in set(descendants(os.getpid())) - {server_pid}:
+    for pid in set(descendants(os.getpid())) - servers:
         with contextlib.suppress(OSError, IndexError):
             others += cpu_seconds(pid)
-    return {"server": cpu_seconds(server_pid), "browsers": others}
+    return {"server": sum(cpu_seconds(pid) for pid in servers), "browsers": others}
+
+
+BALANCE = """
+import asyncio, sys
+from costlib.cli.balancer import Balancer
+
+servers = [("127.0.0.1", int(p)) for p in sys.argv[2:]]
+asyncio.run(Balancer(servers).serve("127.0.0.1", int(sys.argv[1]), asyncio.Event()))
+"""
+
+
+class Servers:
+    """The app served on `port` as ``costlib dashboard --processes count`` serves it: one server
+    (`start_server`), or `count` servers on ports of their own behind the dashboard's balancer
+    (`costlib.cli.balancer`, this checkout's). `pid` is every process that serves (a tuple when
+    there are several: the servers and the balancer), whose CPU is the server's."""
+
+    def __init__(self, port: int, count: int, *, root: Path, runs_log: Path):
+        if count == 1:
+            self.procs = [start_server(port, root=root, runs_log=runs_log)]
+            self.pid = self.procs[0].pid
+            return
+        ports = [free_port() for _ in range(count)]
+        self.procs = [start_server(p, root=root, runs_log=runs_log) for p in ports]
+        self.procs.append(subprocess.Popen([sys.executable, "-c", BALANCE, str(port), *map(str, ports)], cwd=ROOT))
+        self.pid = tuple(p.pid for p in self.procs)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            with contextlib.suppress(OSError):
+                if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
+                    return
+            time.sleep(0.2)
+        self.terminate()
+        raise RuntimeError("the balancer did not answer within 30 s")
+
+    def terminate(self) -> None:
+        for p in self.procs:
+            p.terminate()
+
+    def wait(self, timeout: float) -> None:
+        for p in self.procs:
+            p.wait(timeout=timeout)
 
 
 async def _open_costs(page, url: str, upload: Path | None) -> None:
@@ -554,7 +598,7 @@ async def main_async(args) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="costlib-load-"))
     runs_log = folder / "runs.log"
     runs_log.touch()
-    server = start_server(port, root=Path(args.root), runs_log=runs_log)
+    server = Servers(port, args.processes, root=Path(args.root), runs_log=runs_log)
     args.machine = MachineWatch(server.pid).start() if args.watch else None
     url = f"http://127.0.0.1:{port}"
     results: dict = {
@@ -570,6 +614,7 @@ async def main_async(args) -> dict:
         "rows": args.rows,
         "browsers_niced": args.nice,
         "cpus": os.cpu_count(),
+        "processes": args.processes,
         "load_start": os.getloadavg(),
     }
     try:
@@ -595,7 +640,8 @@ def report(results: dict) -> bool:
         f"{results['sessions']} sessions x {results['moves']} moves ({results.get('client', 'browser')} client), "
         f"pause {results['pause_s']} s ({results.get('pace', 'fixed pauses')}), moves "
         f"{results.get('pattern', 'back-and-forth')}; burst rounds "
-        f"{results.get('burst_rounds', 0)}; load average {load} on {results['cpus']} cores"
+        f"{results.get('burst_rounds', 0)}; load average {load} on {results['cpus']} cores; "
+        f"{results.get('processes', 1)} server process(es)"
     )
 
     def line(variant: str, name: str, x: dict, who: str) -> None:
@@ -695,6 +741,12 @@ def main() -> None:
         dest="watch",
         action="store_false",
         help="skip the machine's tenth-of-a-second record and the server loop's lag probe (machine_watch)",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="servers behind one port, as `costlib dashboard --processes N` serves (1: one server, no balancer)",
     )
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "load-results.json"))
     args = ap.parse_args()

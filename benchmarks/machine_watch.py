@@ -43,7 +43,7 @@ def _pressure() -> float:
 class MachineWatch:
     """Samples of (wall time, machine busy, idle, steal, server CPU, CPU pressure), cumulative."""
 
-    def __init__(self, server_pid: int, period: float = 0.1):
+    def __init__(self, server_pid: int | tuple, period: float = 0.1):
         self.server_pid, self.period = server_pid, period
         self.samples: list[tuple[float, ...]] = []
         self._stop = threading.Event()
@@ -52,7 +52,8 @@ class MachineWatch:
     def sample(self) -> None:
         """One sample now (besides the thread's): a window that ends now is then bracketed."""
         with contextlib.suppress(OSError):
-            self.samples.append((time.time(), *_proc_stat(), cpu_seconds(self.server_pid), _pressure()))
+            pids = self.server_pid if isinstance(self.server_pid, tuple) else (self.server_pid,)
+            self.samples.append((time.time(), *_proc_stat(), sum(cpu_seconds(p) for p in pids), _pressure()))
 
     def _run(self) -> None:
         while not self._stop.is_set():
