@@ -11,20 +11,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
 from e2e_server import AppServer
 from e2e_support import goto, nav, sidebar_text, step, upload, wait_for_chart
+from test_many_users import predictions
 
 pytestmark = pytest.mark.browser
-
-
-def predictions(path: Path, n: int, seed: int) -> Path:
-    rng = np.random.default_rng(seed)
-    p = rng.random(n).round(4)
-    pd.DataFrame({"label": (rng.random(n) < p).astype(int), "score": p}).to_csv(path, index=False)
-    return path
 
 
 def test_two_browsers_behind_the_balancer_each_keep_their_upload_and_download(new_page, tmp_path, chromium_path):
