@@ -35,6 +35,7 @@ from collections import OrderedDict
 XSRF_COOKIE = "_streamlit_xsrf"
 HEAD_LIMIT = 64 * 1024  # the longest request line and headers taken (Streamlit's own server allows less)
 CHUNK = 64 * 1024
+HEAD_SECONDS = 30.0  # a connection that has not sent its request head by then is closed
 REMEMBERED = 100_000  # browsers' tokens kept (the oldest forgotten first): a few MB at most
 BAD_GATEWAY = b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
@@ -143,8 +144,8 @@ class Balancer:
         pass bytes both ways until the server's side ends."""
         _without_delay(writer)
         try:
-            head = (await reader.readuntil(b"\r\n\r\n"))[:-4]
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_SECONDS))[:-4]
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, TimeoutError):
             writer.close()
             return
         headers = headers_of(head)

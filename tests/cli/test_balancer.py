@@ -183,3 +183,18 @@ def test_the_servers_together_hold_the_memory_one_server_would(monkeypatch):
     from costlib.loading.budget import server_memory_budget
 
     assert int(balancer.server_environment(2)[SERVER_MEMORY_ENV]) == server_memory_budget() // 2 // 2**20
+
+
+def test_a_connection_that_sends_no_request_is_closed(monkeypatch):
+    monkeypatch.setattr(balancer, "HEAD_SECONDS", 0.2)
+
+    async def main():
+        b = Balancer([("127.0.0.1", 9)])
+        front = await asyncio.start_server(b.handle, "127.0.0.1", 0, limit=balancer.HEAD_LIMIT)
+        reader, writer = await asyncio.open_connection("127.0.0.1", front.sockets[0].getsockname()[1])
+        writer.write(b"GET / HTTP/1.1\r\n")  # and nothing more
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+        writer.close()
+        front.close()
+
+    asyncio.run(main())
