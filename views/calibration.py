@@ -32,9 +32,8 @@ FOLLOWED = "_calibration_followed_pick"
 
 def first_model():
     """Costs & groups' recommendation at these prices and review limit (`costs_pick`: the model it
-    judges cheapest and whether it ships it; None with one model), remembered as that page remembers it."""
-    if len(ds.scores) < 2:
-        return None
+    judges cheapest and whether it ships it, with one model too: the answer agrees with its verdict on
+    shipping), remembered as that page remembers it."""
     models = model_sweeps(ds)
     ensure_setting("resamples", settings.RESAMPLES.default)  # Costs & groups' setting, from the link
     resamples = int(setting("resamples"))
@@ -62,7 +61,7 @@ def open_on(pick: str) -> None:
 
 
 pick = first_model()
-if pick is not None:
+if pick is not None and len(ds.scores) > 1:  # one model: no picker to put on it
     open_on(pick.model)
 model = model_picker(ds)
 answer = memo(

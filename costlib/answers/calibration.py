@@ -137,13 +137,16 @@ def reliability(
     groups: GroupsShown | None = None,
     gain: tuple[float, float] = (math.nan, math.nan),
     same_rows: str | None = None,
+    costs: CostsPick | None = None,
 ) -> Reliability:
     """What the Calibration page shows at `bins` bins (`CalibrationAnswer.at`): `chance` is
     `fit.binned.ece_by_chance(bins)`, `choice` the k the Value page reads (`answers.value_k.KChoice`),
     `volume` the cases a month, `groups` the section on each group (`group_section`), `gain` the
     interval of what rescaling adds at that k (`rescale_gain`), `same_rows` why the rescaling is fitted on
-    the rows it is judged on (`CalibrationAnswer.warning`; None where it is not). The verdict is the
-    worth's (`calibration_words.rescale_verdict`), with the calibration's own under it."""
+    the rows it is judged on (`CalibrationAnswer.warning`; None where it is not), `costs` Costs & groups'
+    recommendation at the prices (`costs_pick`; None: not known). The verdict is the worth's
+    (`calibration_words.rescale_verdict`, after Costs & groups' verdict where that does not ship the model),
+    with the calibration's own under it."""
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
     advice = calibration_advice(t, ece_before, ece_after, chance)
@@ -193,6 +196,7 @@ def reliability(
         priced=cm.wrong_price(choice, worth, unit),
         errors=(ece_before, ece_after),
         same_rows=same_rows,
+        costs=costs,
     )
     # which question the verdict answers, beside it, so that it is not read as Costs & groups' decision
     verdict = words.Verdict(
@@ -252,6 +256,8 @@ class CalibrationAnswer:
               else None
     picked    which model is checked and why first (`calibration_words.picked_sentence`), or None
     money     which cutoff and which money the page reads, and why not Costs & groups' (`calibration_money.money_note`)
+    costs     Costs & groups' recommendation at the prices (`costs_pick`), or None: the answer agrees with its
+              verdict on shipping (`calibration_words.rescale_verdict`)
     """
 
     fit: CalibrationFit
@@ -263,6 +269,7 @@ class CalibrationAnswer:
     volume: float | None = None
     picked: str | None = None
     money: str = ""
+    costs: CostsPick | None = None
 
     def at(self, bins: int) -> Reliability:
         """The page at `bins` equal-width bins (`reliability`); the chance ECE of the model's
@@ -290,6 +297,7 @@ class CalibrationAnswer:
             groups=groups,
             gain=gain,
             same_rows=self.warning,
+            costs=self.costs,
         )
 
 
@@ -309,8 +317,10 @@ def calibration_answer(
     """The Calibration page's answer for `model` on `ds` at the price book `costs` ({group:
     (c_fp, c_fn)} for the groups `names`), a right answer worth `worth` and k the prices' unless
     the Value slider moved it (`moved_k`; `answers.value_k.value_k`), said in `unit`, a month
-    of `volume` cases. `pick`: Costs & groups' recommendation at these prices (`costs_pick`; None
-    with one model): the model it judges cheapest and whether it ships it, said beside the model checked.
+    of `volume` cases. `pick`: Costs & groups' recommendation at these prices (`costs_pick`; None: not
+    known): the model it judges cheapest and whether it ships it, said beside the model checked (with two
+    models or more: with one there is no pick to say), and its verdict on shipping said first in the answer
+    where it does not ship the model checked.
 
     `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
     passes its memo, so that the judged cases are counted once per groups, the temperature fitted
@@ -329,10 +339,10 @@ def calibration_answer(
     )
     picked = (
         None
-        if pick is None
+        if pick is None or len(ds.scores) < 2  # one model: nothing picked among models
         else cw.picked_sentence(model, pick.model, ships=pick.ships, verdict=pick.verdict, keep=pick.keep)
     )
-    return CalibrationAnswer(fit, choice, worth, unit, warning, remember, volume, picked, money)
+    return CalibrationAnswer(fit, choice, worth, unit, warning, remember, volume, picked, money, pick)
 
 
 class CostsPick(NamedTuple):
@@ -349,10 +359,10 @@ class CostsPick(NamedTuple):
 def costs_pick(models: Mapping, costs: Mapping, *, resamples: int, share: float | None = None, remember=compute_now):
     """Costs & groups' recommendation at the price book `costs` within the review limit `share`
     (`answers.costs.costs_answer`, remembered under the same key as on that page, so a visit to either
-    makes it once), as a `CostsPick`; None with one model (nothing to pick)."""
+    makes it once), as a `CostsPick`, with one model too (its verdict on shipping it); None without a model."""
     from costlib.answers.costs import costs_answer
 
-    if len(models) < 2:
+    if not models:
         return None
     rec = costs_answer(models, costs, resamples=resamples, share=share, remember=remember).rec
     return CostsPick(rec.model, rec.ship_model, rec.verdict, rec.baseline)

@@ -375,6 +375,43 @@ OTHER_PRICES = (
     "Rescaling does make the probabilities more honest, but at these prices that is not worth a decision; at other "
     "prices the cutoff moves, so check again when they change."
 )
+#: Costs & groups' verdict on shipping the model checked, where it does not ship it (`costs_standing`): the
+#: answer's first words, so that the page never reads as a second verdict on shipping (a product manager read a
+#: green "Ship the model ... rescaled" beside "Costs & groups does not ship it" as two answers for one model); its
+#: first ": " is where `words.on_sample` names a built-in sample answered for instead
+NOT_SHIPPED = 'Costs & groups does not ship {name} at your prices: "{verdict}", it keeps {keep}.'
+SHIPS_OTHER = "Costs & groups ships {pick} at your prices, not {name}."
+SHIPS_NONE = 'Costs & groups ships no model at your prices, so not {name}: "{verdict}", it keeps {keep}.'
+#: the worth's answer where Costs & groups does not ship the model (`costs_standing`): for the model used all the
+#: same, the question the page answers said, and its own words for the three verdicts (no second "ship the model")
+IF_USED = (
+    "Should {name} be used all the same, to answer the cases it is confident enough of and hand the rest to a "
+    "person, {what}: {body}"
+)
+RESCALE_IT = "rescale its probabilities"
+KEEP_THEM = "keep its probabilities as they are"
+
+
+def costs_standing(model: str, costs) -> str | None:
+    """Costs & groups' verdict on shipping `model` where it does not ship it, in one sentence (`NOT_SHIPPED`,
+    `SHIPS_OTHER`, `SHIPS_NONE`); None where it ships it or `costs` is None (not known). `costs`: its
+    recommendation at the prices (`answers.calibration.CostsPick`: the model, whether it ships it, its
+    verdict, `rules.VERDICTS`, and the no-model choice it keeps, a `rules` name such as "flag nobody").
+
+    >>> costs_standing("m", ("m", False, "not clearly better", "flag nobody"))
+    'Costs & groups does not ship m at your prices: "Not clearly better", it keeps flagging nobody.'
+    >>> costs_standing("m", ("m", True, "ship the model", "flag nobody")) is None
+    True
+    """
+    if costs is None:
+        return None
+    pick, ships, verdict, keep = costs
+    if ships and pick == model:
+        return None
+    said = {"name": shorten(model), "verdict": verdict_head(verdict), "keep": BASELINE_WORDS.get(keep, keep)}
+    if ships:
+        return SHIPS_OTHER.format(pick=shorten(pick), **said)
+    return (NOT_SHIPPED if pick == model else SHIPS_NONE).format(**said)
 
 
 def apart(after: float, before: float) -> tuple[int, float]:
@@ -428,6 +465,7 @@ def rescale_verdict(
     errors: tuple[float, float] | None = None,
     same_rows: str | None = None,
     priced: str | None = None,
+    costs=None,
 ) -> Verdict:
     """The Calibration page's one answer: is the model worth more with its probabilities
     rescaled than as given (the best one can do without the change), at the cutoff the prices
@@ -444,6 +482,11 @@ def rescale_verdict(
     `priced`: the price of every wrong answer the worths are read at (`wrong_price`), said beside `cutoff`.
     `same_rows`: with `fit_on` "same", why (`same_rows_warning`'s sentence, required there: no advice
     is guessed), so that the answer names the way to a verdict that reason calls for (`TO_GET_VERDICT`).
+    `costs`: Costs & groups' recommendation at the prices (`answers.calibration.CostsPick`; None: not known).
+    Where it does not ship `model` (`costs_standing`), its verdict comes first and the worth's answer after it,
+    never a green "ship": the worth's answer is for the model used all the same (`IF_USED`: "rescale its
+    probabilities" or "keep its probabilities as they are", no second "ship the model" or "not clearly better"), and
+    good news is drawn neutral (info), so the page agrees with Costs & groups on shipping.
 
     Keeping the probabilities as they are is not an alarm: it is drawn as good news (success)
     where they read as calibrated, neutral (info) where rescaling does not pay, and as a warning
@@ -476,37 +519,49 @@ def rescale_verdict(
     details, terms = (why, *probabilities.details), probabilities.asides
     if before < 0 and after < 0:  # the model loses at this cutoff either way: said first, not left to a caption
         details = (BELOW_HANDING_OVER.format(nothing=per_case_and_month(0.0, volume, unit)), *details)
+    standing = costs_standing(model, costs)  # Costs & groups' verdict where it does not ship the model: said first
     if fit_on == "same":
         head = NO_VERDICT.format(
             name=name, at_cutoff=AT_CUTOFF.format(**at_cutoff), was=was, now=now, to_verdict=TO_GET_VERDICT[same_rows]
         )
-        return Verdict("info", head, details, terms)
+        return _agreeing("info", head, standing, details, terms)
     iv = interval(low, high, unit, of="the gain", digits=digits if verdict in (R.SHIP, R.NOT_CLEARLY) else None)
+    where = AT_CUTOFF.format(**at_cutoff)
     if verdict == R.SHIP:
         honest = errors is None or (error_change(*errors) or "").startswith("\u2212")  # the error shown falls
-        head = (
-            f"{verdict_head(R.SHIP)} with its probabilities rescaled{'' if honest else ', for the money'}: "
-            f"{AT_CUTOFF.format(**at_cutoff)}, {name} is worth {now} rescaled against {was} as given, "
-            f"{gain} more ({iv})."
-        )
+        money_only = "" if honest else ", for the money"
+        body = f"{where}, {name} is worth {now} rescaled against {was} as given, {gain} more ({iv})."
         if not honest:
-            head += " " + SHIP_NOT_HONEST.format(before=error(errors[0]), after=error(errors[1]))
-        return Verdict("success", head, details, terms)
+            body += " " + SHIP_NOT_HONEST.format(before=error(errors[0]), after=error(errors[1]))
+        head = f"{verdict_head(R.SHIP)} with its probabilities rescaled{money_only}: {body}"
+        used = IF_USED.format(name=name, what=RESCALE_IT + money_only, body=body)
+        return _agreeing("success", used if standing else head, standing, details, terms)
     if verdict == R.NOT_CLEARLY:
         chance = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
+        rescaled = f"{gain} more, but {chance}, so it could be chance."
         head = (
-            f"{verdict_head(R.NOT_CLEARLY)}: keep {name}'s probabilities as they are, worth {was} "
-            f"{AT_CUTOFF.format(**at_cutoff)}. "
-            f"Rescaled they would be worth {now}, {gain} more, but {chance}, so it could be chance."
+            f"{verdict_head(R.NOT_CLEARLY)}: keep {name}'s probabilities as they are, worth {was} {where}. "
+            f"Rescaled they would be worth {now}, {rescaled}"
         )
-        return Verdict("warning", head, details, terms)
+        body = f"rescaling is not clearly better. {AT_CUTOFF_FIRST.format(**at_cutoff)}, {name} is worth {was} as given"
+        used = IF_USED.format(name=name, what=KEEP_THEM, body=f"{body} and {now} rescaled, {rescaled}")
+        return _agreeing("warning", used if standing else head, standing, details, terms)
     if shown == 0:
         said = f"rescaling leaves the worth where it is, {was}"
     else:
         said = f"it would be worth {now} rescaled, less than {was} as given" + (f" ({iv})" if iv else "")
     head = f"{DO_NOT_RESCALE}: keep {name}'s probabilities as they are. {AT_CUTOFF_FIRST.format(**at_cutoff)}, {said}."
+    used = IF_USED.format(name=name, what=KEEP_THEM, body=f"{where}, {said}.")
     kind = "warning" if advice == CANNOT_FIX else "success" if advice in (KEEP, CLOSE) else "info"
-    return Verdict(kind, head, details, terms)
+    return _agreeing(kind, used if standing else head, standing, details, terms)
+
+
+def _agreeing(kind: str, head: str, standing: str | None, details: tuple, terms: tuple) -> Verdict:
+    """The answer as `rescale_verdict` words it, after Costs & groups' verdict where that does not ship the
+    model (`costs_standing`), and then never green: green is "ship" on Costs & groups."""
+    if standing is None:
+        return Verdict(kind, head, details, terms)
+    return Verdict("info" if kind == "success" else kind, f"{standing} {head}", details, terms)
 
 
 def small_bins_note(counts_by_curve: dict, least: int) -> str | None:

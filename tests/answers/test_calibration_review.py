@@ -54,7 +54,8 @@ def test_the_model_checked_first_is_the_one_costs_and_groups_picks(screening, co
 
     costs = {g: PRICES for g in _names(screening)}
     assert costs_pick(dataset_models(screening), costs, resamples=200).model == "score_overconfident"
-    assert costs_pick(dataset_models(compas), {g: PRICES for g in _names(compas)}, resamples=200) is None  # one model
+    one = costs_pick(dataset_models(compas), {g: PRICES for g in _names(compas)}, resamples=200)  # one model:
+    assert one.model == "p_recid"  # its verdict on shipping it, which the answer agrees with; nothing picked among
     pick = costs_pick(dataset_models(screening), costs, resamples=200)  # it ships at these prices (review 71)
     first = _answer(screening, "score_overconfident", pick=pick).picked
     assert first == cw.PICKED_FIRST.format(model="score_overconfident") and "Costs & groups judges cheapest" in first
@@ -63,6 +64,7 @@ def test_the_model_checked_first_is_the_one_costs_and_groups_picks(screening, co
         "Checked: score_calibrated."
     )
     assert _answer(compas, "p_recid").picked is None
+    assert _answer(compas, "p_recid", pick=one).picked is None  # no "judged cheapest" among one model
 
 
 def test_keeping_the_probabilities_is_not_drawn_as_an_alarm(compas):

@@ -31,7 +31,8 @@ def test_a_link_naming_another_model_is_kept_and_told_which_one_costs_and_groups
 def test_keeping_compas_probabilities_is_not_drawn_in_red():
     at = open_app("compas", "views/calibration.py")
     assert not at.error, [e.value for e in at.error]
-    assert cw.DO_NOT_RESCALE + ": keep p_recid's probabilities as they are" in texts(at)
+    said = texts(at)  # Costs & groups does not ship p_recid at $1 / $3: its verdict first, then the worth's answer
+    assert cw.IF_USED.format(name="p_recid", what=cw.KEEP_THEM, body="")[:-1] in said
 
 
 def test_the_picker_follows_costs_and_groups_pick_as_the_prices_move_until_a_model_is_chosen():
@@ -51,3 +52,14 @@ def test_the_picker_follows_costs_and_groups_pick_as_the_prices_move_until_a_mod
         c.startswith("Checked: score_lr. At your prices Costs & groups judges score_nb cheapest")
         for c in _caption_texts(at)
     )
+
+
+def test_no_green_ship_beside_costs_and_groups_not_shipping_the_model():
+    """A product manager at $5 a false flag and $1 a miss on screening: Costs & groups does not ship
+    score_overconfident ("Not clearly better"), and this page's answer said a green "Ship the model with its
+    probabilities rescaled" beside the caption that said so."""
+    at = open_app("screening", "views/calibration.py", c_fp=5, c_fn=1)
+    assert at.selectbox[0].value == "score_overconfident"
+    assert not [b.value for b in at.success if "Ship the model" in unescape(b.value)]
+    answer = [unescape(b.value) for b in at.info if unescape(b.value).startswith("Costs & groups does not ship")]
+    assert len(answer) == 1 and "Should score_overconfident be used all the same" in answer[0], answer
