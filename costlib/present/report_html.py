@@ -40,6 +40,12 @@ def _fmt(x) -> str:
     return str(x)
 
 
+#: Between two blocks of text the report's HTML has a line break: a browser sets blocks apart anyway, but
+#: the report turned into text without its styles (by a tool, a mail client, the golden files) ran one
+#: block's last sentence into the next one's first ("...from cutoff 0.51 on.The numbers behind ...").
+BLOCK_BREAK = "\n"
+
+
 _NUMERIC_CELL = re.compile(r"^[−\-+]?[^\w\s]{0,3}\s?[\d.,]+|^[–∞−]+$|^≥ ")
 
 
@@ -54,7 +60,8 @@ def table_html(frame: pd.DataFrame, *, highlight: int | None = None, caption: st
     """An escaped HTML table: its column headers marked as such (``scope="col"``, so that a
     screen reader names each cell's column), text columns left-aligned, number columns
     right-aligned, row `highlight` (the recommended rule) marked, and `caption` (what the table
-    holds, where no heading right above says it) as its caption."""
+    holds, where no heading right above says it) as its caption; a line apart from the text around
+    it (`BLOCK_BREAK`)."""
     cells = {c: [_fmt(x) for x in frame[c]] for c in frame.columns}
     num = {c: _numeric_column(v) for c, v in cells.items()}
     head = "".join(
@@ -66,14 +73,15 @@ def table_html(frame: pd.DataFrame, *, highlight: int | None = None, caption: st
             f'<td class="{"num" if num[c] else "txt"}">{html_escape(cells[c][i])}</td>' for c in frame.columns
         )
         rows.append(f'<tr class="pick">{tds}</tr>' if i == highlight else f"<tr>{tds}</tr>")
-    title = f"<caption>{html_escape(caption)}</caption>" if caption else ""
-    table = f'<table class="tbl">{title}<thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    return f'<div class="scroll">{table}</div>'
+    title = f"<caption>{html_escape(caption)}</caption>{BLOCK_BREAK}" if caption else ""
+    body = BLOCK_BREAK.join(rows)  # a row a line, the caption a line of its own
+    table = f'<table class="tbl">{title}<thead><tr>{head}</tr></thead>{BLOCK_BREAK}<tbody>{body}</tbody></table>'
+    return f'{BLOCK_BREAK}<div class="scroll">{table}</div>{BLOCK_BREAK}'
 
 
 def paragraphs(texts: Sequence[str]) -> str:
-    """Each text as an escaped paragraph."""
-    return "".join(f"<p>{html_escape(t)}</p>" for t in texts)
+    """Each text as an escaped paragraph, a line apart (`BLOCK_BREAK`)."""
+    return "".join(f"{BLOCK_BREAK}<p>{html_escape(t)}</p>{BLOCK_BREAK}" for t in texts)
 
 
 NUMBERS = "The numbers behind “{title}”"  # the summary of a chart's folded table
@@ -114,12 +122,14 @@ class HtmlFigures:
         title = words(fig.layout.title.text) or "the chart"
         said = f"chart-{self.count}-words"
         note = f'<p class="meta">{html_escape(alt.note)}</p>' if alt.note else ""
-        return (
-            f'<figure class="chart"><div class="fig" aria-describedby="{said}">{out}</div>'
-            f'<figcaption id="{said}">{html_escape(alt.sentence)}</figcaption>'
-            f"<details><summary>{html_escape(NUMBERS.format(title=title))}</summary>{note}"
-            f"{table_html(alt.table, caption=NUMBERS.format(title=title))}</details></figure>"
+        parts = (  # each block a line apart (`BLOCK_BREAK`): the sentence is not run into the summary
+            f'<figure class="chart"><div class="fig" aria-describedby="{said}">{out}</div>',
+            f'<figcaption id="{said}">{html_escape(alt.sentence)}</figcaption>',
+            f"<details><summary>{html_escape(NUMBERS.format(title=title))}</summary>",
+            note,
+            f"{table_html(alt.table, caption=NUMBERS.format(title=title))}</details></figure>",
         )
+        return BLOCK_BREAK + BLOCK_BREAK.join(p for p in parts if p) + BLOCK_BREAK
 
 
 # In print, each chart is drawn again at the page's width (Plotly draws at its box's width, and a
