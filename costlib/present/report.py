@@ -150,7 +150,7 @@ NET_BENEFIT_WORDS = (
     "what a false alarm costs against a miss at that cutoff. Each cutoff stands for one pair of prices: at a "
     "cutoff of 0.2 a false alarm costs a quarter of a miss (0.2 against 0.8), at 0.5 as much as a miss. So each "
     "point is read at the prices its cutoff stands for. "
-    + " ".join(NET_BENEFIT_HOW)
+    + " ".join(NET_BENEFIT_HOW).removesuffix(".")
     + ": there the higher line does better. Below zero, flagging at that cutoff does worse than flagging nobody."
 )
 """The net benefit chart's caption in the report, with the chart's own reading (`price_figures.NET_BENEFIT_HOW`,
@@ -484,7 +484,8 @@ def audit_html(audit) -> str:
             else ""
         ),
         (
-            f"<h3>Disparities against a reference group</h3><p>{html_escape(DISPARITY_WORDS)}</p>"
+            "<h3>Disparities against a reference group</h3>"
+            + paragraphs([DISPARITY_WORDS])
             + _disparities_of(a.recommendation)
             + (f"<p>{html_escape(_groups_sentence(a))}</p>" if a.column_disparities else "")
             + "".join(table_html(table, caption=caption) for caption, table in disparity_tables(a))

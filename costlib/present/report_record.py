@@ -14,11 +14,10 @@ import pandas as pd
 
 from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core import rules as R
-from costlib.core.escaping import html_escape
 from costlib.present.amounts import number, percent, plain_number, ratio_text
 from costlib.present.identity import identity_text
 from costlib.present.policy_records import REVIEW_FIELDS
-from costlib.present.report_html import paragraphs, table_html
+from costlib.present.report_html import BLOCK_BREAK, paragraphs, table_html
 from costlib.present.signing import SIGN_COMMAND
 from costlib.present.words import fitted_rows, ratio_between, split_sentence
 
@@ -154,8 +153,8 @@ def review_html() -> str:
         f"<tr><th scope='row'>{field.capitalize()}</th><td class='blank'>&nbsp;</td></tr>" for field in REVIEW_FIELDS
     )
     fields = ", ".join(f"review.{field}" for field in REVIEW_FIELDS)
-    note = html_escape(REVIEW_NOTE.format(fields=fields, sign=SIGN_COMMAND))
-    return f"<p>{note}</p><table class='review'>{cells}</table>"
+    note = paragraphs([REVIEW_NOTE.format(fields=fields, sign=SIGN_COMMAND)])
+    return f"{note}<table class='review'>{cells}</table>{BLOCK_BREAK}"
 
 
 def questions_html(a) -> str:

@@ -58,3 +58,45 @@ def test_paragraphs_and_tables_are_a_line_apart():
     lines = [line for line in text.splitlines() if line]
     assert lines[:3] == ["One.", "Two.", "Costs."], lines
     assert lines[-1] == "Three." and not RUN_TOGETHER.search(text), lines
+
+
+BLOCKS = {"h1", "h2", "h3", "h4", "p", "table", "caption", "tr", "li", "ul", "ol", "summary", "details", "section"}
+
+
+class _Joins(HTMLParser):
+    """Where a block element starts or ends between two text nodes with no space on either side: a
+    tool that ignores the tags reads the two as one word ("... reference groupEach group's ...")."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.joins: list[str] = []
+        self._last = ""
+        self._block = False
+        self._skip = 0
+
+    def _tag(self, tag):
+        self._skip += {"script": 1, "style": 1}.get(tag, 0)
+        self._block |= tag in BLOCKS
+
+    def handle_starttag(self, tag, attrs):
+        self._tag(tag)
+
+    def handle_endtag(self, tag):
+        self._skip -= tag in ("script", "style")
+        self._block |= tag in BLOCKS
+
+    def handle_data(self, data):
+        if self._skip or not data:
+            return
+        if self._block and self._last and not self._last[-1].isspace() and not data[0].isspace():
+            self.joins.append(self._last[-30:] + "|" + data[:30])
+        self._last, self._block = data, False
+
+
+def test_no_block_of_the_report_runs_into_the_next(report):  # noqa: F811
+    from costlib.present.report_record import review_html
+
+    for html in (report, review_html()):
+        joins = _Joins()
+        joins.feed(html)
+        assert not joins.joins, joins.joins
