@@ -62,9 +62,12 @@ from costlib.present.value_words import (
     VALUE_VERDICT_MORE,
     WORTH_AFTER_RESCALING,
     WORTH_BEFORE_RESCALING,
+    LimitCost,
+    answer_limit_cost,
     counts_only_value_sentence,
     no_calibration_note,
     separate_prices_detail,
+    threshold_limit_cost,
     value_capacity_sentence,
     value_k_caption,
     value_lag_sentence,
@@ -119,6 +122,18 @@ class ValueAnswer:
     @property
     def k(self) -> float:
         return self.choice.k
+
+    @property
+    def threshold_limit_cost(self) -> LimitCost | None:
+        """What the limit on the hand-overs costs the confidence threshold within it (the limit's box
+        says it: `value_words.threshold_limit_cost`); None without a limit."""
+        return threshold_limit_cost(self.rec) if getattr(self.rec, "capacity", None) is not None else None
+
+    @property
+    def answer_limit_cost(self) -> LimitCost | None:
+        """What the limit costs what the page says to do, the choice the verdict keeps or the threshold
+        it ships (the headline says it: `value_words.answer_limit_cost`); None without a limit."""
+        return answer_limit_cost(self.rec) if getattr(self.rec, "capacity", None) is not None else None
 
     @property
     def models(self) -> list:

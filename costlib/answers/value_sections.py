@@ -18,6 +18,7 @@ from costlib.answers.calibration import calibration_rows, temperature_rows
 from costlib.binary import honest as H
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
+from costlib.core.escaping import plain
 from costlib.core.ship import SAVES
 from costlib.present import calibration_words as cw
 from costlib.present import figures, page_answers
@@ -30,6 +31,7 @@ from costlib.present.value_words import (
     WORTH_AFTER_RESCALING,
     WORTH_BEFORE_RESCALING,
     formula_words,
+    k_subtitle,
     outcome_baseline_label,
     outcome_chart_title,
     outcome_line_name,
@@ -116,15 +118,16 @@ def value_calibration_table(
     )
 
 
-def value_tau_title(model: str, rec, k: float, *, apart: bool = False) -> str:
+def value_tau_title(model: str, rec, *, apart: bool = False) -> str:
     """The Value chart's title: which rows its curve is drawn on (the test rows, or all rows where
     the worth the verdict states is cross-fitted, as on Costs & groups: `costs.cost_chart_title`);
-    `apart`: the page's answer prices each mistake on its own, and the title says the chart does not."""
+    `apart`: the page's answer prices each mistake on its own, and the title says the chart does not.
+    The k it is drawn at is its subtitle, in words (`value_words.k_subtitle`)."""
     rows = "test rows" if rec.judged_on == "test" else "all rows"
     if rec.judged_on != "test" and rec.estimate == H.CROSS_FITTED:
         rows = ALL_ROWS_FLATTER_THRESHOLD  # as on Costs & groups
     apart_words = f" {VALUE_K_CHART_APART}" if apart else ""
-    return f"Worth per case by confidence threshold{apart_words}, {model} (k = {k:.3g}, {rows})"
+    return f"Worth per case by confidence threshold{apart_words}, {model} ({rows})"
 
 
 def value_tau_figure(
@@ -151,7 +154,7 @@ def value_tau_figure(
         free = c.unlimited.models.set_index("model").loc[model]
         if np.isfinite(free["tau"]) and free["tau"] != row["tau"]:
             unlimited = (float(free["tau"]), float(free["value"]) * worth)
-    return figures.value_tau_figure(
+    fig = figures.value_tau_figure(
         sweep.thresholds,
         value.sweep_value(sweep, k, reject_value) * worth,
         tau_star=formula_threshold(k, reject_value),  # a case handed over counted at its worth
@@ -159,7 +162,7 @@ def value_tau_figure(
         value_opt=float(row["value"]) * worth,
         reject_value=reject_value * worth,
         label=model,
-        title=value_tau_title(model, rec, k, apart=not shipped),
+        title=value_tau_title(model, rec, apart=not shipped),
         fitted_on=page_answers.value_rows(rec)[0],
         shipped=shipped
         and rec.status == SAVES
@@ -169,6 +172,13 @@ def value_tau_figure(
         no_model=(rec.baseline, rec.baseline_value * worth) if rec.capacity is not None else None,
         unlimited=unlimited,
     )
+    # k in words under the title, one line each at 1400 px ("(k = 2, test rows)" was notation, review 73)
+    top = fig.layout.margin.t
+    fig.update_layout(
+        title_subtitle={"text": plain(k_subtitle(k)), "font": {"size": 12, "color": "#555"}},
+        margin_t=(top if top is not None else 60) + 20,
+    )
+    return fig
 
 
 @dataclass(frozen=True, eq=False)

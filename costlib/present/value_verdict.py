@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from costlib.binary import honest as H
 from costlib.binary.folds import SPLITS
 from costlib.core.escaping import shorten
 from costlib.present.amounts import (
@@ -24,6 +25,7 @@ from costlib.present.amounts import (
     cutoff_number,
     interval,
     money,
+    month_amount,
     number,
     per_case_and_month,
     percent,
@@ -32,7 +34,7 @@ from costlib.present.amounts import (
 )
 from costlib.present.labels import whose_models
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
-from costlib.present.value_words import BASELINE_WORDS, SAME_PRICING, averaged_pricing, without_limit_sentence
+from costlib.present.value_words import BASELINE_WORDS, SAME_PRICING, answer_limit_cost, cancels_out
 from costlib.present.words import Verdict, fitted_rows, split_sentence, verdict_head
 
 LOPSIDED = 2.0  # a price of one mistake at least this many times the other's: the two pages can answer differently
@@ -115,8 +117,8 @@ def lopsided_sentence(*, c_fp: float, c_fn: float, k: float, moved: bool, unit: 
     if LOPSIDED > ratio > 1 / LOPSIDED:
         return None
     dear, cheap = ("false negative", "false positive") if ratio >= 1 else ("false positive", "false negative")
-    alike = (
-        f"at k = {k:.3g} times a right answer's worth (the slider)"
+    alike = (  # it said "at k = 2 times a right answer's worth", and a first-time reader does not know k
+        f"so that {cancels_out(k)} (as you set the slider)"
         if moved
         else f"at their mean, {money((c_fp + c_fn) / 2, unit)}"
     )
@@ -125,6 +127,57 @@ def lopsided_sentence(*, c_fp: float, c_fn: float, k: float, moved: bool, unit: 
         f"prices every wrong answer alike, {alike}, while Costs & groups prices each mistake on its own, so for the "
         "same data it can answer differently (“Separate prices per outcome” below prices them on their own here too)."
     )
+
+
+def averaged_pricing(c_fp: float, c_fn: float, unit: str) -> str:
+    """How the answer prices the two mistakes under a limit on the hand-overs when their prices
+    differ: both at their average, said in the headline's sentence itself (a grey note was missed,
+    and the worth read higher with the limit than without it at the other pricing).
+
+    >>> averaged_pricing(1, 3, "$").split(" (")[0]
+    'with both kinds of wrong answer priced at their average, $2.00'
+    """
+    return (
+        f"with both kinds of wrong answer priced at their average, {money((c_fp + c_fn) / 2, unit)} (a limit on "
+        f"hand-overs needs one price for both; without the limit, a false positive is priced at {money(c_fp, unit)} "
+        f"and a false negative at {money(c_fn, unit)}, each on its own)"
+    )
+
+
+def without_limit_sentence(rec, *, worth: float, unit: str, volume: float, same_pricing: str = "") -> str:
+    """What the limit costs what the page says to do (`value_words.answer_limit_cost`: the choice the
+    verdict keeps, or the threshold it ships), as one sentence of the headline: never a worth above
+    the one it is compared with. With a split, the two per-case amounts are said beside it at the
+    decimals that tell them apart, and the month is their difference as shown times the volume
+    (review 73: "$75.00 a month less than ... worth $0.457 per case" beside "$0.449" read as $80).
+
+    >>> from types import SimpleNamespace as R
+    >>> rec = R(value=0.44903, estimate="test", kept=None, status="saves", judged_on="test",
+    ...         capacity=R(binding=True, unlimited=R(value=0.45653)))
+    >>> said = without_limit_sentence(rec, worth=1.0, unit="$", volume=10_000)
+    >>> said.split(" per case")[0]
+    'That is $75.00 a month less than the best answer without the limit, worth $0.4565'
+    >>> said.split(" against ")[1]
+    '$0.4490 for the confidence threshold within the limit, on the test rows.'
+    """
+    c = rec.capacity
+    _, on_judged = value_rows(rec) if rec.judged_on == "test" else ("", "")
+    on = f",{on_judged}" if on_judged else ""
+    if not c.binding:
+        return f"The limit does not bind: the answer is the same as without it{same_pricing}."
+    cost = answer_limit_cost(rec)
+    digits, less = cost.less(worth)
+    if not less > 0:
+        return f"The limit costs nothing here: the best answer without it{same_pricing} is worth no more{on}."
+    # the two worths beside it when read on the same rows as the answer's (with a split; without one
+    # the answer's is cross-fitted and the one without the limit is not, so only what it costs is said)
+    than = f"the best answer without the limit{same_pricing}"
+    if rec.estimate != H.CROSS_FITTED:
+        kept = getattr(rec, "kept", None)
+        what = "the confidence threshold within the limit" if kept is None else VALUE_BASELINES[kept[0]]
+        without, within = (money(x * worth, unit, digits=digits) for x in (cost.without, cost.within))
+        than = f"the best answer without the limit, worth {without} per case{same_pricing}, against {within} for {what}"
+    return f"That is {month_amount(less, volume, unit)} a month less than {than}{on}."
 
 
 def _limit_words(rec, cap: float | None, volume: float | None) -> tuple[str, str]:
@@ -224,8 +277,8 @@ def value_verdict(
     details; `sample`: the data is a built-in sample, whose models are not the reader's ("the best
     of the sample's 2 models", not "of your 2 models"). `averaged`: under a limit, the two differing
     prices (c_fp, c_fn) the answer prices at their average; the worth's sentence says so itself
-    (`value_words.averaged_pricing`) and the headline ends comparing it with the best answer without
-    the limit at that same pricing (`value_words.without_limit_sentence`), so a limit never reads as
+    (`averaged_pricing`) and the headline ends comparing it with the best answer without
+    the limit at that same pricing (`without_limit_sentence`), so a limit never reads as
     making the model worth more than without it."""
     from costlib.core import rules as R
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE

@@ -5,21 +5,15 @@ the notes of the sections below it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from costlib import value
 from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
-from costlib.present.amounts import (
-    cutoff_number,
-    money,
-    month_amount,
-    month_money,
-    number,
-    percent,
-    shown_saving,
-)
+from costlib.present.amounts import cutoff_number, money, month_amount, number, percent, shown_saving, told_apart
 from costlib.present.calibration_words import NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS, same_rows_case
 from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
 from costlib.present.words import fitted_rows
@@ -34,6 +28,27 @@ def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
     )
 
 
+def cancels_out(k: float) -> str:
+    """k in the words the Value page says it in, for a first-time reader who does not know k.
+
+    >>> cancels_out(2), cancels_out(1.0)
+    ('one wrong answer cancels out 2 right answers', 'one wrong answer cancels out 1 right answer')
+    """
+    shown = f"{k:.3g}"
+    return f"one wrong answer cancels out {shown} right {'answer' if shown == '1' else 'answers'}"
+
+
+def k_subtitle(k: float) -> str:
+    """The subtitle of the Value chart by confidence threshold: the k it is drawn at, in words. In
+    its title, "(k = 2, test rows)" was notation to a first-time reader, and the words made the title
+    run past the chart's edge at 1,400 px (review 73).
+
+    >>> k_subtitle(2)
+    'At this price, one wrong answer cancels out 2 right answers'
+    """
+    return f"At this price, {cancels_out(k)}"
+
+
 def k_from_prices_sentence(
     *, c_fp: float, c_fn: float, derived: float, k: float, moved: bool, per_group: bool, worth: float, unit: str
 ) -> str:
@@ -46,10 +61,8 @@ def k_from_prices_sentence(
     'k = 2 follows from your prices, so one wrong answer cancels out 2 right answers'
     """
     mean_words = ", each averaged over the groups weighted by their judged cases" if per_group else ""
-    shown = f"{derived:.3g}"
     return (  # k said in words where it is first read (review 72)
-        f"k = {shown} follows from your prices, so one wrong answer cancels out {shown} right "
-        f"{'answer' if shown == '1' else 'answers'}: a wrong answer costs on average "
+        f"k = {derived:.3g} follows from your prices, so {cancels_out(derived)}: a wrong answer costs on average "
         f"{money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {money(c_fp, unit)} and a false "
         f"negative's {money(c_fn, unit)}{mean_words}, set on Costs & groups) and a right answer earns "
         f"{money(worth, unit)}."
@@ -401,68 +414,51 @@ def _cases(x: float) -> str:
     return number(x, 0)
 
 
-def averaged_pricing(c_fp: float, c_fn: float, unit: str) -> str:
-    """How the answer prices the two mistakes under a limit on the hand-overs when their prices
-    differ: both at their average, said in the headline's sentence itself (a grey note was missed,
-    and the worth read higher with the limit than without it at the other pricing).
-
-    >>> averaged_pricing(1, 3, "$").split(" (")[0]
-    'with both kinds of wrong answer priced at their average, $2.00'
-    """
-    return (
-        f"with both kinds of wrong answer priced at their average, {money((c_fp + c_fn) / 2, unit)} (a limit on "
-        f"hand-overs needs one price for both; without the limit, a false positive is priced at {money(c_fp, unit)} "
-        f"and a false negative at {money(c_fn, unit)}, each on its own)"
-    )
-
-
 SAME_PRICING = "at this same pricing"  # the answer without the limit, priced as the answer within it
 
 
-def limit_loss(rec) -> float:
-    """What the limit costs per case, in right answers (0 or more): the best answer without the
-    limit (`rec.capacity.unlimited`) less the answer within it, both read on the same rows and at
-    the same pricing. Without a split `rec.value` is cross-fitted and the answer without the limit
-    is not (its in-sample worth flatters it), so the capped model's in-sample worth is used; when no
-    threshold is used, the worth of what the verdict says to do. The headline and the limit's box
-    both read it, so they never disagree."""
-    from costlib.core.ship import ADDS_NOTHING
+@dataclass(frozen=True)
+class LimitCost:
+    """What a limit on the hand-overs costs one choice within it, per case in right answers: the
+    best answer without the limit (`without`, ``rec.capacity.unlimited.value``) against the choice's
+    worth (`within`), both read on the same rows and at the same pricing."""
 
-    mine = rec.value
+    without: float
+    within: float
+
+    def less(self, worth: float) -> tuple[int, float]:
+        """(decimals, per case): the two worths in money (`worth` a right answer's) at the decimals
+        that show the choice's worth and two significant digits of the difference (`amounts.told_apart`),
+        and their difference as so shown, never below 0. Its month is that difference times the
+        volume (`amounts.month_amount`): what the two per-case amounts shown beside it subtract to.
+
+        >>> LimitCost(0.45653, 0.44903).less(1.0)  # $0.4565 - $0.4490, not $0.457 - $0.449
+        (4, 0.0075)
+        >>> LimitCost(-0.00875, -0.86556).less(1.0)  # -$0.009 - (-$0.866), at the choice's decimals
+        (3, 0.857)
+        """
+        without, within = self.without * worth, self.within * worth
+        digits = told_apart(without - within, within)
+        return digits, max(round(round(without, digits) - round(within, digits), digits), 0.0)
+
+
+def threshold_limit_cost(rec) -> LimitCost:
+    """What the limit costs the model's confidence threshold (the limit's box says it,
+    `value_capacity_sentence`). Without a split `rec.value` is cross-fitted and the answer without
+    the limit is not (its in-sample worth flatters it), so the threshold's in-sample worth is used."""
+    within = rec.value
     if rec.estimate == H.CROSS_FITTED:
-        mine = float(rec.models.set_index("model").loc[rec.model, "value"])
+        within = float(rec.models.set_index("model").loc[rec.model, "value"])
+    return LimitCost(float(rec.capacity.unlimited.value), float(within))
+
+
+def answer_limit_cost(rec) -> LimitCost:
+    """What the limit costs what the page says to do (the headline says it): the threshold's
+    (`threshold_limit_cost`) when the verdict ships it, else the worth of the choice the verdict
+    keeps (`ValueRecommendation.kept`), as the headline states it, whatever the reason it keeps it."""
+    cost = threshold_limit_cost(rec)
     kept = getattr(rec, "kept", None)
-    if kept is not None and rec.status == ADDS_NOTHING:
-        mine = kept[1]
-    return max(float(rec.capacity.unlimited.value - mine), 0.0)
-
-
-def without_limit_sentence(rec, *, worth: float, unit: str, volume: float, same_pricing: str = "") -> str:
-    """The answer within a limit against the best without it (`limit_loss`), as one sentence of
-    the headline: never a worth above the one it is compared with.
-
-    >>> from types import SimpleNamespace as R
-    >>> u = R(value=0.5)
-    >>> rec = R(value=0.4, estimate="test", kept=None, status="saves", judged_on="test",
-    ...         capacity=R(binding=True, unlimited=u))
-    >>> said = without_limit_sentence(rec, worth=1.0, unit="$", volume=1000, same_pricing=" at this same pricing")
-    >>> said.split(", worth")[0]
-    'That is $100 a month less than the best answer without the limit'
-    """
-    c = rec.capacity
-    _, on_judged = page_answers.value_rows(rec) if rec.judged_on == "test" else ("", "")
-    on = f",{on_judged}" if on_judged else ""
-    if not c.binding:
-        return f"The limit does not bind: the answer is the same as without it{same_pricing}."
-    less = limit_loss(rec) * worth * volume
-    if less > 0:
-        # its worth beside, when read on the rows the answer's is (with a split; without one the answer's
-        # is cross-fitted and the one without the limit is not, so only what the limit costs is said)
-        than = "the best answer without the limit"
-        if rec.estimate != H.CROSS_FITTED:
-            than = f"{than}, worth {money(c.unlimited.value * worth, unit)} per case"
-        return f"That is {month_money(less, unit)} a month less than {than}{same_pricing}{on}."
-    return f"The limit costs nothing here: the best answer without it{same_pricing} is worth no more{on}."
+    return cost if kept is None else LimitCost(cost.without, float(kept[1]))
 
 
 def value_capacity_sentence(
@@ -493,14 +489,16 @@ def value_capacity_sentence(
             f"the limit does not bind, so the answer is the same as without it{same}."
         )
     kept = getattr(rec, "kept", None)
-    at_random = kept is not None and kept[0] == value.HAND_AT_RANDOM
-    less = limit_loss(rec) * worth * volume  # like with like, as the headline reads it
+    at_random = kept is not None and kept[0] == value.HAND_AT_RANDOM and rec.status == ADDS_NOTHING
+    # what the sentence is about: handing cases over at random (the choice the verdict keeps), else the
+    # confidence threshold within the limit, whatever the verdict says to do (the headline says that)
+    less = (answer_limit_cost(rec) if at_random else threshold_limit_cost(rec)).less(worth)[1]
     cost = (
-        f"worth {month_money(less, unit)} less a month than without the limit{same}{on_judged}"
+        f"worth {month_amount(less, volume, unit)} less a month than without the limit{same}{on_judged}"
         if less > 0
         else f"worth no less a month than without the limit{same}{on_judged}"
     )
-    if at_random and rec.status == ADDS_NOTHING:
+    if at_random:
         within = (
             f"no threshold that hands over so few does better than handing {_cases(cap)} cases to a person at "
             f"random: that is {cost}"

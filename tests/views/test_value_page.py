@@ -56,7 +56,7 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
     rec8 = expected(8.0)
     assert model_worth(rec8) == words.money(rec8.value, "$")
     assert at.query_params["k"] == "8"
-    assert "k = 8" in charts(at)[0]["layout"]["title"]["text"]
+    assert "one wrong answer cancels out 8 right answers" in charts(at)[0]["layout"]["title"]["subtitle"]["text"]
     at.button(key="k_reset").click().run()
     assert at.select_slider(key="k").value == 3.0
 
