@@ -190,6 +190,13 @@ def serve_timed(runs_log: str, argv: list[str]) -> None:
         from costlib.cli.dashboard import send_without_delay
 
         send_without_delay()
+    if "COSTLIB_SERVER_INDEX" in os.environ:  # one of --processes servers: this checkout's balancer reads its ids
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("balancer", ROOT / "costlib" / "cli" / "balancer.py")
+        balancer = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(balancer)
+        balancer.mark_sessions(int(os.environ["COSTLIB_SERVER_INDEX"]))
     app_session.AppSession.request_rerun = request_rerun
     app_session.AppSession._handle_scriptrunner_event_on_event_loop = on_event
     loop_lag_probe(f"{runs_log}.lag")  # the event loop's late pings, beside the runs
@@ -205,7 +212,11 @@ def cpu_split(server_pid: int | tuple) -> dict:
     for pid in set(descendants(os.getpid())) - servers:
         with contextlib.suppress(OSError, IndexError):
             others += cpu_seconds(pid)
-    return {"server": sum(cpu_seconds(pid) for pid in servers), "browsers": others}
+    server = 0.0
+    for pid in servers:
+        with contextlib.suppress(OSError, IndexError):  # a server that has stopped: its phase fails on its own
+            server += cpu_seconds(pid)
+    return {"server": server, "browsers": others}
 
 
 BALANCE = """
@@ -228,8 +239,12 @@ class Servers:
             self.procs = [start_server(port, root=root, runs_log=runs_log)]
             self.pid = self.procs[0].pid
             return
+        from costlib.cli.spread import server_environment
+
         ports = [free_port() for _ in range(count)]
-        self.procs = [start_server(p, root=root, runs_log=runs_log) for p in ports]
+        self.procs = [  # each with its number (its session ids') and its share of the memory budget
+            start_server(p, root=root, runs_log=runs_log, env=server_environment(count, i)) for i, p in enumerate(ports)
+        ]
         self.procs.append(subprocess.Popen([sys.executable, "-c", BALANCE, str(port), *map(str, ports)], cwd=ROOT))
         self.pid = tuple(p.pid for p in self.procs)
         deadline = time.time() + 30
@@ -750,6 +765,8 @@ def main() -> None:
     )
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "load-results.json"))
     args = ap.parse_args()
+    if not 1 <= args.processes <= 16:
+        ap.error("--processes is a whole number from 1 to 16")
     results = asyncio.run(main_async(args))
     Path(args.out).write_text(json.dumps(results, indent=1))
     sys.exit(0 if report(results) else 1)

@@ -51,9 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["dashboard"] and not {"-h", "--help"} & set(argv[1:]):  # Streamlit's flags, passed through
-        from costlib.cli import dashboard
+        from costlib.cli import spread
 
-        return dashboard.run(argv[1:])
+        return spread.main(argv[1:])  # one server, or --processes N behind the balancer
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "train":

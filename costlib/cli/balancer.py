@@ -8,13 +8,18 @@ balancer on the dashboard's port in front of them, so N moves run at once on N c
 
 A session stays on the server that holds it: its websocket, its uploads
 (``/_stcore/upload_file/<session>/...``) and its downloads (``/media/...``) are that server's
-alone. A browser is known by its XSRF token, which Streamlit sets as the ``_streamlit_xsrf``
-cookie on the page's first health check, before the page opens its websocket, and which the
-browser sends with the websocket, every upload and every download. (The cookie's text changes
-from one answer to the next, masked anew; the token under the mask does not: `xsrf_token`.) The
-first request with a token not seen before goes to the server with the fewest open websockets,
-and every later one with that token goes to the same server. A request without a token (the
-page's own files, the first health check) goes to the servers in turn: any of them can answer it.
+alone. Each server makes its session ids begin with its own number, a hexadecimal digit
+(`mark_sessions`), so a request that names its session goes to that server: an upload (the id is
+in its path) and a websocket that reconnects to its session (the id is its third subprotocol, as
+Streamlit's page sends it). A request that names no session follows its browser, known by the
+token under its ``_streamlit_xsrf`` cookie, which Streamlit sets on the page's first health check
+and the browser sends with every request after (the cookie's text is masked anew on each answer;
+the token under the mask is not: `xsrf_token`). The first request with a token not seen before
+goes to the server with the fewest open websockets, and every later one with that token to the
+same server; a request with no token (the page's own files, the first health check) goes to the
+servers in turn. A download can still meet the wrong server when several tabs of one browser opened
+at once (each got a token of its own, the last one set stays): a ``GET /media/...`` answered 404
+is asked of the other servers before the 404 is passed on.
 So ``--processes`` needs Streamlit's XSRF protection on, as it is by default and in the
 dashboard's own settings.
 
@@ -37,6 +42,10 @@ HEAD_LIMIT = 64 * 1024  # the longest request line and headers taken (Streamlit'
 CHUNK = 64 * 1024
 HEAD_SECONDS = 30.0  # a connection that has not sent its request head by then is closed
 REMEMBERED = 100_000  # browsers' tokens kept (the oldest forgotten first): a few MB at most
+MOST_SERVERS = 16  # a session id's first hexadecimal digit names its server (`mark_sessions`)
+SERVER_ENV = "COSTLIB_SERVER_INDEX"  # a server's number behind the balancer, for `mark_sessions`
+UPLOADS = "/_stcore/upload_file/"
+MEDIA = "/media/"
 BAD_GATEWAY = b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
@@ -72,6 +81,52 @@ def _unmasked(value: str) -> bytes | None:
         return None
 
 
+def mark_sessions(server: int) -> None:
+    """Make every session id this Streamlit server makes from now on begin with `server` as a
+    hexadecimal digit (the rest stays random: 118 random bits of the 122 a version 4 UUID has), so
+    the balancer can send a request that names a session to the server that holds it."""
+    import types
+    import uuid
+
+    from streamlit.runtime import app_session
+
+    if not 0 <= server < MOST_SERVERS:
+        raise ValueError(f"a server's number is 0 to {MOST_SERVERS - 1}, not {server}")
+
+    def uuid4() -> uuid.UUID:
+        return uuid.UUID(f"{server:x}{uuid.uuid4().hex[1:]}")
+
+    app_session.uuid = types.SimpleNamespace(**{**vars(uuid), "uuid4": uuid4})
+
+
+def session_server(session: str, servers: int) -> int | None:
+    """The server that holds the session whose id is `session` (`mark_sessions`), None for what
+    is not a session id of one of `servers` servers.
+
+    >>> session_server("1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", 2), session_server("f00", 2), session_server("", 2)
+    (1, None, None)
+    """
+    if len(session) < 32 or session[0] not in "0123456789abcdef":
+        return None
+    server = int(session[0], 16)
+    return server if server < servers else None
+
+
+def named_session(target: str, headers: dict[str, str]) -> str:
+    """The session id a request names: an upload's (in its path) or a websocket's that reconnects
+    to its session (the third entry of its subprotocols); "" for none.
+
+    >>> named_session("/app/_stcore/upload_file/abc-1/f9", {})
+    'abc-1'
+    >>> named_session("/_stcore/stream", {"sec-websocket-protocol": "streamlit, 2|aa|bb|1, abc-2"})
+    'abc-2'
+    """
+    if UPLOADS in target:
+        return target.split(UPLOADS, 1)[1].split("/", 1)[0].split("?", 1)[0]
+    entries = [e.strip() for e in headers.get("sec-websocket-protocol", "").split(",")]
+    return entries[2] if len(entries) >= 3 else ""
+
+
 def headers_of(head: bytes) -> dict[str, str]:
     """A request head's headers by lower-case name (a repeated Cookie header joined with "; ")."""
     out: dict[str, str] = {}
@@ -104,13 +159,17 @@ def _without_delay(writer: asyncio.StreamWriter) -> None:
 
 
 async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter, *, half_close: bool) -> None:
-    """Copy `source` to `sink` until `source` ends; then, with `half_close`, say so to `sink`."""
-    with contextlib.suppress(ConnectionError, OSError):
+    """Copy `source` to `sink` until `source` ends; then, with `half_close`, say so to `sink`. A
+    connection that breaks closes `sink`, so the other side's copy ends too (a browser that resets
+    its connection does not leave its websocket open to the server)."""
+    try:
         while data := await source.read(CHUNK):
             sink.write(data)
             await sink.drain()
         if half_close and sink.can_write_eof():
             sink.write_eof()
+    except (ConnectionError, OSError):
+        sink.close()
 
 
 class Balancer:
@@ -123,6 +182,8 @@ class Balancer:
         self.given = [0] * len(self.servers)  # browsers sent to each server, ever
         self.tokens: OrderedDict[bytes, int] = OrderedDict()
         self._turn = itertools.cycle(range(len(self.servers)))
+        self._browsers: set[asyncio.StreamWriter] = set()  # connections open, closed when serving stops
+        self.listening: asyncio.Server | None = None  # while `serve` serves
 
     def choose(self, token: bytes | None) -> int:
         """The server of the browser whose XSRF token is `token` (None: the next server in turn)."""
@@ -143,200 +204,81 @@ class Balancer:
         """One connection from a browser: read its request head, pass it to its server, then
         pass bytes both ways until the server's side ends."""
         _without_delay(writer)
+        self._browsers.add(writer)
+        try:
+            await self._handle(reader, writer)
+        finally:
+            self._browsers.discard(writer)
+            writer.close()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_SECONDS))[:-4]
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, TimeoutError):
-            writer.close()
             return
         headers = headers_of(head)
+        method, _, rest = head.split(b"\r\n", 1)[0].decode("latin-1").partition(" ")
+        target = rest.split(" ", 1)[0]
         websocket = "websocket" in headers.get("upgrade", "").lower()
-        server = self.choose(xsrf_token(headers.get("cookie", "")))
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.servers[server])
-        except OSError:
+        server = session_server(named_session(target, headers), len(self.servers))
+        if server is None:
+            server = self.choose(xsrf_token(headers.get("cookie", "")))
+        sent = head if websocket else one_request(head)
+        others = [i for i in range(len(self.servers)) if i != server] if method == "GET" and MEDIA in target else []
+        up = await self._connect(server, sent, others)
+        if up is None:
             with contextlib.suppress(ConnectionError, OSError):
                 writer.write(BAD_GATEWAY)
                 await writer.drain()
-            writer.close()
             return
-        _without_delay(up_writer)
-        up_writer.write((head if websocket else one_request(head)) + b"\r\n\r\n")
+        server, up_reader, up_writer, answered = up
         self.open[server] += websocket
         upstream = asyncio.create_task(_pipe(reader, up_writer, half_close=True))
         try:
+            if answered:
+                writer.write(answered)
             await _pipe(up_reader, writer, half_close=False)  # the server's side ends the exchange
         finally:
             self.open[server] -= websocket
             upstream.cancel()
-            for w in (writer, up_writer):
-                w.close()
+            up_writer.close()
+
+    async def _connect(self, server: int, head: bytes, others: list[int]):
+        """(server, reader, writer, what was read of its answer) of the connection that sends
+        `head` to `server`; with `others` (a download), to the first of `server` and `others`
+        whose answer is not a 404. None when no server can be reached."""
+        last = None
+        for i in [server, *others]:
+            try:
+                up_reader, up_writer = await asyncio.open_connection(*self.servers[i])
+            except OSError:
+                continue
+            _without_delay(up_writer)
+            up_writer.write(head + b"\r\n\r\n")
+            if not others:
+                return i, up_reader, up_writer, b""
+            try:
+                answer = await asyncio.wait_for(up_reader.readuntil(b"\r\n\r\n"), HEAD_SECONDS)
+            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, TimeoutError):
+                up_writer.close()
+                continue
+            if last is not None:
+                last[2].close()
+            last = (i, up_reader, up_writer, answer)
+            if answer.split(b" ", 2)[1:2] != [b"404"]:
+                return last
+        return last
 
     async def serve(self, host: str, port: int, stop: asyncio.Event) -> None:
-        """Serve on `host`:`port` (host "" for every interface) until `stop` is set."""
+        """Serve on `host`:`port` (host "" for every interface) until `stop` is set; then close
+        every connection (Python 3.12 and later wait for them to close before a server is done)."""
         server = await asyncio.start_server(self.handle, host or None, port, limit=HEAD_LIMIT, reuse_address=True)
-        async with server:
+        self.listening = server
+        try:
             await stop.wait()
-
-
-LISTEN_FLAGS = ("--server.port", "--server.address", "--server.headless")
-START_SECONDS = 120.0  # each server imports the pages' modules before it listens (`dashboard.warm`)
-
-
-def split_flags(flags: list[str]) -> tuple[str, int, list[str]]:
-    """(address, port, the other flags) of Streamlit's `flags`: the balancer listens where the
-    one server would have (``--server.address``, ``--server.port``, in either ``--x y`` or
-    ``--x=y`` form; Streamlit's defaults otherwise), and each server on a loopback port of its own.
-
-    >>> split_flags(["--server.port=8600", "--theme.base", "dark", "--server.headless", "true"])
-    ('', 8600, ['--theme.base', 'dark'])
-    """
-    import os
-
-    found: dict[str, str] = {}
-    rest: list[str] = []
-    items = iter(flags)
-    for flag in items:
-        name, eq, value = flag.partition("=")
-        if name in LISTEN_FLAGS:
-            found[name] = value if eq else next(items, "")
-        else:
-            rest.append(flag)
-    address = found.get("--server.address", os.environ.get("STREAMLIT_SERVER_ADDRESS", ""))
-    port = found.get("--server.port", os.environ.get("STREAMLIT_SERVER_PORT", "8501"))
-    return address, int(port), rest
-
-
-def refusal(count: int, flags: list[str]) -> str | None:
-    """Why ``--processes count`` cannot run with `flags`, in a sentence (None: it can)."""
-    import os
-
-    if count < 1:
-        return "--processes must be a whole number of servers, 1 or more (--processes 2)."
-    off = {"false", "0", "no"}
-    xsrf = os.environ.get("STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION", "true").lower() not in off
-    items = iter(flags)
-    for flag in items:
-        name, eq, value = flag.partition("=")
-        if name == "--server.enableXsrfProtection":
-            xsrf = (value if eq else next(items, "true")).lower() not in off
-    if count > 1 and not xsrf:
-        return (
-            "--processes keeps each browser on one server by its XSRF cookie, so it needs "
-            "Streamlit's XSRF protection on (--server.enableXsrfProtection true, the default)."
-        )
-    try:
-        split_flags(flags)
-    except ValueError:
-        return "--server.port must be a port number."
-    return None
-
-
-def server_environment(count: int) -> dict[str, str]:
-    """The environment of each of `count` servers: this one's, with the memory every session may
-    hold together ($COSTLIB_SERVER_MEMORY_MB, `costlib.loading.budget.server_memory_budget`)
-    split evenly, so that the servers together hold what one would."""
-    import os
-
-    from costlib.loading.budget import SERVER_MEMORY_ENV, server_memory_budget
-
-    return {**os.environ, SERVER_MEMORY_ENV: str(max(1, server_memory_budget() // count // 2**20))}
-
-
-def _die_with_parent() -> None:  # in the child, between fork and exec: a server does not outlive its balancer
-    import ctypes
-    import sys
-
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL("libc.so.6").prctl(1, 15)  # PR_SET_PDEATHSIG, SIGTERM
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(port: int) -> bool:
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
-            return reply.read().strip() == b"ok"
-    except OSError:
-        return False
-
-
-def spread(count: int, flags: list[str]) -> int:
-    """Start `count` dashboard servers (``python -m costlib dashboard`` with `flags`, each on a
-    free loopback port) and the balancer where one server would listen; serve until interrupted
-    or until a server stops (then stop the others). Returns the exit code."""
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    address, port, rest = split_flags(flags)
-    ports = [_free_port() for _ in range(count)]
-    servers = [
-        subprocess.Popen(
-            [sys.executable, "-m", "costlib", "dashboard", *rest, "--server.headless", "true"]
-            + ["--server.address", "127.0.0.1", "--server.port", str(p)],
-            stdout=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL,
-            env=server_environment(count),
-            preexec_fn=_die_with_parent,
-        )
-        for p in ports
-    ]
-    try:
-        deadline = time.monotonic() + START_SECONDS
-        waiting = set(range(count))
-        while waiting and time.monotonic() < deadline:
-            if any(s.poll() is not None for s in servers):
-                print("costlib dashboard: a server stopped while starting (its error is above).", file=sys.stderr)
-                return 1
-            waiting = {i for i in waiting if not _healthy(ports[i])}
-            time.sleep(0.2 if waiting else 0)
-        if waiting:
-            print(
-                f"costlib dashboard: {len(waiting)} server(s) did not start within {START_SECONDS:.0f} s.",
-                file=sys.stderr,
-            )
-            return 1
-
-        async def main() -> int:
-            stop = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                loop.add_signal_handler(sig, stop.set)
-
-            async def watch() -> None:
-                while not stop.is_set():
-                    if any(s.poll() is not None for s in servers):
-                        print("costlib dashboard: a server stopped; stopping the others.", file=sys.stderr)
-                        stop.set()
-                    await asyncio.sleep(1.0)
-
-            watcher = asyncio.create_task(watch())
-            shown = address or "localhost"
-            print(f"costlib dashboard: http://{shown}:{port} ({count} servers, one interpreter each)", flush=True)
-            try:
-                await Balancer([("127.0.0.1", p) for p in ports]).serve(address, port, stop)
-            except OSError as exc:
-                print(f"costlib dashboard: cannot listen on port {port}: {exc.strerror}.", file=sys.stderr)
-                return 1
-            finally:
-                watcher.cancel()
-            return 0 if all(s.poll() is None for s in servers) else 1
-
-        return asyncio.run(main())
-    finally:
-        for s in servers:
-            if s.poll() is None:
-                s.terminate()
-        for s in servers:
-            try:
-                s.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                s.kill()
+        finally:
+            server.close()
+            for writer in list(self._browsers):
+                writer.transport.abort()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(server.wait_closed(), 5)

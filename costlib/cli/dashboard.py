@@ -21,6 +21,7 @@ without it, and 210 to 215 MB with it.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import threading
 from pathlib import Path
@@ -121,25 +122,6 @@ def config_flags(config: Path, given: list[str]) -> list[str]:
             if name not in theirs and not whole:
                 flags.append(f"--{name}={str(value).lower() if isinstance(value, bool) else value}")
     return flags
-
-
-def processes_flag(flags: list[str]) -> tuple[int, list[str]]:
-    """(the servers ``--processes N`` asks for, 1 without it or with a count that is not a whole
-    number: -1; the other flags). Several servers run behind one port (`costlib.cli.balancer`).
-
-    >>> processes_flag(["--processes", "2", "--server.port", "8502"]), processes_flag(["--processes=x"])[0]
-    ((2, ['--server.port', '8502']), -1)
-    """
-    count, rest = 1, []
-    items = iter(flags)
-    for flag in items:
-        name, eq, value = flag.partition("=")
-        if name == "--processes":
-            text = value if eq else next(items, "")
-            count = int(text) if text.strip().isdigit() else -1
-        else:
-            rest.append(flag)
-    return count, rest
 
 
 def add_parser(sub) -> None:
@@ -270,17 +252,14 @@ def run(flags: list[str]) -> int:
     deadlock detected by _ModuleLock('views._ui.data')``). The imports take about 3 s, which the
     first visitor would otherwise wait for."""
     flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
-    count, flags = processes_flag(flags)
-    if count != 1:
-        from costlib.cli.balancer import refusal, spread
-
-        why = refusal(count, flags)
-        if why is not None:
-            print(f"costlib dashboard: {why}", file=sys.stderr)
-            return 2
-        return spread(count, flags)
     from streamlit.web import cli as streamlit_cli
 
+    from costlib.cli.balancer import SERVER_ENV
+
+    if SERVER_ENV in os.environ:  # one of several servers behind the balancer: its sessions carry its number
+        from costlib.cli.balancer import mark_sessions
+
+        mark_sessions(int(os.environ[SERVER_ENV]))
     send_without_delay()
     warm_once()
     threading.Thread(target=trim_forever, name="costlib-trim", daemon=True).start()

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamlit.web.server.starlette.starlette_app_utils import generate_xsrf_token_string
 
-from costlib.cli import balancer, dashboard
-from costlib.cli.balancer import Balancer, headers_of, one_request, refusal, split_flags, xsrf_token
+from costlib.cli import balancer, spread
+from costlib.cli.balancer import Balancer, headers_of, one_request, xsrf_token
+from costlib.cli.spread import refusal, split_flags
 
 
 @settings(max_examples=60, deadline=None)
@@ -55,14 +56,16 @@ def test_a_browser_stays_on_its_server_and_new_ones_go_where_fewest_websockets_a
     assert list(b.tokens) == [b"f", b"g"]  # the oldest forgotten first
 
 
-async def _fake_server(name: bytes, seen: list):
-    """A server that answers a request with its name, the request's head after it, and for a
-    websocket upgrade echoes what follows until the client closes."""
+async def _fake_server(name: bytes, seen: list, missing: bytes = b"\x00"):
+    """A server that answers a request with its name and the request's body, 404 to a request for
+    `missing`, and for a websocket upgrade echoes what follows until the client closes."""
 
     async def handle(reader, writer):
         head = await reader.readuntil(b"\r\n\r\n")
         seen.append((name, head))
-        if b"Upgrade: websocket" in head:
+        if missing in head.split(b"\r\n", 1)[0]:
+            writer.write(b"HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n" + name)
+        elif b"Upgrade: websocket" in head:
             writer.write(b"HTTP/1.1 101 Switching Protocols\r\n\r\n" + name)
             while data := await reader.read(100):
                 writer.write(data.upper())
@@ -144,12 +147,20 @@ def test_requests_and_websockets_pass_through_to_the_browsers_server():
     asyncio.run(main())
 
 
-def test_the_listen_flags_go_to_the_balancer_and_the_rest_to_every_server(monkeypatch):
+def test_the_listen_flags_go_to_the_balancer_and_the_rest_to_every_server(monkeypatch, tmp_path):
     monkeypatch.delenv("STREAMLIT_SERVER_PORT", raising=False)
     monkeypatch.delenv("STREAMLIT_SERVER_ADDRESS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert split_flags(["--server.address", "0.0.0.0", "--x=1"]) == ("0.0.0.0", 8501, ["--x=1"])
     monkeypatch.setenv("STREAMLIT_SERVER_PORT", "9000")
     assert split_flags([]) == ("", 9000, [])
+    monkeypatch.delenv("STREAMLIT_SERVER_PORT")
+    # a deployment's own config file, where the dashboard starts, as Streamlit itself reads it
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "config.toml").write_text('[server]\naddress = "127.0.0.1"\nport = 8637\n')
+    assert split_flags([]) == ("127.0.0.1", 8637, [])
+    assert split_flags(["--server.port", "8700"]) == ("127.0.0.1", 8700, [])
 
 
 @pytest.mark.parametrize(
@@ -160,29 +171,54 @@ def test_the_listen_flags_go_to_the_balancer_and_the_rest_to_every_server(monkey
         (["--processes", "2", "--server.enableXsrfProtection", "false"], "XSRF"),
         (["--processes=2", "--server.enableXsrfProtection=false"], "XSRF"),
         (["--processes", "2", "--server.port", "http"], "port number"),
+        (["--processes", "17"], "from 1 to 16"),
+        (["--processes", "2", "--server.sslCertFile", "/x.pem"], "TLS"),
     ],
 )
 def test_a_count_or_flags_it_cannot_serve_get_a_sentence_and_exit_2(argv, says, capsys):
-    assert dashboard.run(argv) == 2
+    assert spread.main(argv) == 2
     err = capsys.readouterr().err
     assert says in err and err.startswith("costlib dashboard: ") and "Traceback" not in err
 
 
 def test_one_process_is_the_plain_server_and_the_count_is_read_in_either_form():
-    assert dashboard.processes_flag(["--processes", "1", "--a"]) == (1, ["--a"])
-    assert dashboard.processes_flag(["--processes=3"]) == (3, [])
+    assert spread.processes_flag(["--processes", "1", "--a"]) == (1, ["--a"])
+    assert spread.processes_flag(["--processes=3"]) == (3, [])
     assert refusal(2, ["--server.port=8502"]) is None
 
 
-def test_the_servers_together_hold_the_memory_one_server_would(monkeypatch):
+def test_the_servers_together_hold_the_memory_one_server_would_and_know_their_number(monkeypatch):
     from costlib.loading.budget import SERVER_MEMORY_ENV
 
     monkeypatch.setenv(SERVER_MEMORY_ENV, "3000")
-    assert balancer.server_environment(3)[SERVER_MEMORY_ENV] == "1000"
+    env = spread.server_environment(3, 2)
+    assert env[SERVER_MEMORY_ENV] == "1000" and env[balancer.SERVER_ENV] == "2"
     monkeypatch.delenv(SERVER_MEMORY_ENV)
     from costlib.loading.budget import server_memory_budget
 
-    assert int(balancer.server_environment(2)[SERVER_MEMORY_ENV]) == server_memory_budget() // 2 // 2**20
+    assert int(spread.server_environment(2, 0)[SERVER_MEMORY_ENV]) == server_memory_budget() // 2 // 2**20
+
+
+def test_xsrf_turned_off_in_a_config_file_is_refused_too(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION", raising=False)
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "config.toml").write_text("[server]\nenableXsrfProtection = false\n")
+    assert "XSRF" in refusal(2, [])
+    assert refusal(2, ["--server.enableXsrfProtection=true"]) is None
+
+
+def test_a_server_marks_its_session_ids_with_its_number(monkeypatch):
+    from streamlit.runtime import app_session
+
+    monkeypatch.setattr(app_session, "uuid", app_session.uuid)  # put back after the test
+    balancer.mark_sessions(11)
+    ids = {str(app_session.uuid.uuid4()) for _ in range(50)}
+    assert len(ids) == 50 and all(i[0] == "b" and len(i) == 36 for i in ids)
+    assert {balancer.session_server(i, 12) for i in ids} == {11}
+    assert {balancer.session_server(i, 11) for i in ids} == {None}  # not one of 11 servers
+    with pytest.raises(ValueError):
+        balancer.mark_sessions(16)
 
 
 def test_a_connection_that_sends_no_request_is_closed(monkeypatch):
@@ -196,5 +232,87 @@ def test_a_connection_that_sends_no_request_is_closed(monkeypatch):
         assert await asyncio.wait_for(reader.read(), 5) == b""
         writer.close()
         front.close()
+
+    asyncio.run(main())
+
+
+def test_a_request_that_names_its_session_goes_to_the_server_that_holds_it_and_a_download_finds_its_server():
+    async def main():
+        seen: list = []
+        s1, p1 = await _fake_server(b"one", seen, b"/media/b")
+        s2, p2 = await _fake_server(b"two", seen, b"/media/a")
+        b = Balancer([("127.0.0.1", p1), ("127.0.0.1", p2)])
+        front = await asyncio.start_server(b.handle, "127.0.0.1", 0, limit=balancer.HEAD_LIMIT)
+        port = front.sockets[0].getsockname()[1]
+        token = os.urandom(16)
+        assert b.choose(token) == 0  # this browser's cookie points at server 0 ...
+
+        async def ask(line: str, extra: str = "") -> bytes:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"{line} HTTP/1.1\r\nCookie: {_cookie(token)}\r\n{extra}Content-Length: 0\r\n\r\n".encode())
+            reply = await asyncio.wait_for(reader.read(), 10)
+            writer.close()
+            return reply
+
+        # ... but a tab of it holds a session on server 1: its upload goes there
+        session = "1" + os.urandom(16).hex()[1:]
+        assert (await ask(f"PUT /_stcore/upload_file/{session}/f1")).split(b"\r\n\r\n")[1] == b"two|"
+        assert (await ask(f"PUT /_stcore/upload_file/0{session[1:]}/f1")).split(b"\r\n\r\n")[1] == b"one|"
+        # a download server 0 does not have is asked of server 1; one neither has is a 404
+        assert (await ask("GET /media/b.csv")).split(b"\r\n\r\n")[1] == b"two|"
+        assert (await ask("GET /media/a.csv")).split(b"\r\n\r\n")[1] == b"one|"
+        s3, p3 = await _fake_server(b"three", seen, b"/media/")
+        b.servers[1] = ("127.0.0.1", p3)  # now every server answers 404 to /media/...
+        reply = await ask("GET /media/b.csv")
+        assert reply.startswith(b"HTTP/1.1 404") and reply.endswith(b"three")
+        # a websocket that reconnects to its session goes to its server, whatever the cookie says
+        b.servers[1] = ("127.0.0.1", p2)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        protocols = f"Sec-WebSocket-Protocol: streamlit, {generate_xsrf_token_string(token)}, {session}\r\n"
+        writer.write(f"GET /_stcore/stream HTTP/1.1\r\nUpgrade: websocket\r\n{protocols}\r\n".encode())
+        await reader.readuntil(b"\r\n\r\n")
+        assert await reader.readexactly(3) == b"two" and b.open == [0, 1]
+        writer.close()
+        for s in (s1, s2, s3, front):
+            s.close()
+
+    asyncio.run(main())
+
+
+def test_a_reset_connection_and_a_stop_close_what_they_leave_open():
+    import socket
+    import struct
+
+    async def main():
+        seen: list = []
+        s1, p1 = await _fake_server(b"one", seen)
+        b = Balancer([("127.0.0.1", p1)])
+        stop = asyncio.Event()
+        serving = asyncio.create_task(b.serve("127.0.0.1", 0, stop))
+        await asyncio.sleep(0.2)
+        port = b.listening.sockets[0].getsockname()[1]
+
+        async def websocket():
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET /_stcore/stream HTTP/1.1\r\nUpgrade: websocket\r\n\r\n")
+            await reader.readuntil(b"\r\n\r\n")
+            await reader.readexactly(3)
+            return reader, writer
+
+        _, reset = await websocket()
+        assert b.open == [1]
+        sock = reset.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        reset.transport.abort()  # a TCP reset, as a browser that vanishes
+        for _ in range(40):
+            if b.open == [0]:
+                break
+            await asyncio.sleep(0.05)
+        assert b.open == [0]
+        reader, _ = await websocket()
+        stop.set()  # serving stops with a websocket open: it is closed, and serve returns
+        await asyncio.wait_for(serving, 5)
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+        s1.close()
 
     asyncio.run(main())
