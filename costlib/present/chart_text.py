@@ -450,6 +450,8 @@ def _count(n: int, what: str) -> str:
 def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> str:
     """What the chart shows, in one sentence (`chart_text`)."""
     title = words(_dig(layout, "title", "text") if isinstance(layout.get("title"), dict) else layout.get("title"))
+    subtitle = words(_dig(layout, "title", "subtitle", "text"))  # what the chart writes under its title
+    title = f"{title or 'A chart'} ({subtitle})" if subtitle else title
     series: dict[str, list[str]] = {}
     marks: list[str] = []
     for trace in traces:

@@ -45,8 +45,10 @@ def test_a_cost_curve_says_its_lines_marks_and_numbers():
     curves = decision.cost_curves(ms, rec.prices)
     fig = figures.cost_curve_figure(curves, figures.markers_frame(rec), unit="$", title="Cost", cap=0.3)
     alt = chart_text(fig)
-    assert alt.sentence.startswith(
-        f"Cost: 3 lines (everyone, one cutoff, group {HOSTILE}, group plain) of cost per case ($) against cutoff"
+    assert alt.sentence.startswith("Cost (Markers: ○ cutoff 0.5 ◇ cutoff from prices alone"), alt.sentence[:200]
+    assert (
+        f"): 3 lines (everyone, one cutoff, group {HOSTILE}, group plain) of cost per case ($) against cutoff"
+        in alt.sentence
     )
     marks = alt.sentence.split("; marked: ")[1].split("; ")
     # the key points first: the review limit and what is recommended (a rule's marker or a line)
@@ -156,3 +158,16 @@ def test_a_note_ending_in_a_full_stop_joins_the_marks_without_one():
     fig.add_annotation(text="flag everyone: below the chart", x=0.3, y=1.0, showarrow=False)
     said = chart_text(fig).sentence
     assert ".;" not in said and "at your prices; " in said and said.endswith(".")
+
+
+def test_the_sentence_reads_what_the_chart_writes_under_its_title():
+    """The Value page's chart at k says k under its title ("one wrong answer cancels out 2 right
+    answers", fae1943); a reader who cannot see the chart read the title alone."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Scatter(x=[0, 1], y=[1, 2], name="worth"))
+    fig.update_layout(title={"text": "Worth", "subtitle": {"text": "one wrong answer<br>cancels out 2"}})
+    assert chart_text(fig).sentence.startswith("Worth (one wrong answer cancels out 2): ")
+    assert chart_text(fig.to_dict()).sentence == chart_text(fig).sentence
+    fig.update_layout(title={"text": "Worth", "subtitle": {"text": ""}})
+    assert chart_text(fig).sentence.startswith("Worth: ")
