@@ -26,6 +26,7 @@ from costlib.present.amounts import (
     interval,
     money,
     month_amount,
+    month_difference,
     number,
     per_case_and_month,
     percent,
@@ -144,21 +145,34 @@ def averaged_pricing(c_fp: float, c_fn: float, unit: str) -> str:
     )
 
 
-def without_limit_sentence(rec, *, worth: float, unit: str, volume: float, same_pricing: str = "") -> str:
+def without_limit_sentence(
+    rec,
+    *,
+    worth: float,
+    unit: str,
+    volume: float,
+    same_pricing: str = "",
+    digits: int | None = None,
+    beside: tuple[float, float] | None = None,
+) -> str:
     """What the limit costs what the page says to do (`value_words.answer_limit_cost`: the choice the
     verdict keeps, or the threshold it ships), as one sentence of the headline: never a worth above
-    the one it is compared with. With a split, the two per-case amounts are said beside it at the
-    decimals that tell them apart, and the month is their difference as shown times the volume
-    (review 73: "$75.00 a month less than ... worth $0.457 per case" beside "$0.449" read as $80).
+    the one it is compared with. With a split, the worth without the limit is said as the headline
+    says its own (per case and a month: at `digits`, cut to the interval `beside` them, as
+    `amounts.per_case_and_month` says it), and the month less is the difference of the two months as
+    shown (`amounts.month_difference`): the headline's "$0.449 per case ($4,490 a month)" and
+    "$0.457 per case ($4,565 a month)" beside it are $75 a month apart (review 73: "$75.00 a month
+    less" had been read beside "$0.457" and "$0.449" alone, then beside a second, finer "$0.4494"
+    for the headline's own worth).
 
     >>> from types import SimpleNamespace as R
     >>> rec = R(value=0.44903, estimate="test", kept=None, status="saves", judged_on="test",
     ...         capacity=R(binding=True, unlimited=R(value=0.45653)))
     >>> said = without_limit_sentence(rec, worth=1.0, unit="$", volume=10_000)
-    >>> said.split(" per case")[0]
-    'That is $75.00 a month less than the best answer without the limit, worth $0.4565'
-    >>> said.split(" against ")[1]
-    '$0.4490 for the confidence threshold within the limit, on the test rows.'
+    >>> said.split(" without the limit, ")[1]
+    'worth $0.457 per case ($4,565 a month), on the test rows.'
+    >>> said.split(" less ")[0]
+    'That is $75 a month'
     """
     c = rec.capacity
     _, on_judged = value_rows(rec) if rec.judged_on == "test" else ("", "")
@@ -166,18 +180,19 @@ def without_limit_sentence(rec, *, worth: float, unit: str, volume: float, same_
     if not c.binding:
         return f"The limit does not bind: the answer is the same as without it{same_pricing}."
     cost = answer_limit_cost(rec)
-    digits, less = cost.less(worth)
+    less = cost.less(worth)[1]
     if not less > 0:
         return f"The limit costs nothing here: the best answer without it{same_pricing} is worth no more{on}."
     # the two worths beside it when read on the same rows as the answer's (with a split; without one
     # the answer's is cross-fitted and the one without the limit is not, so only what it costs is said)
     than = f"the best answer without the limit{same_pricing}"
-    if rec.estimate != H.CROSS_FITTED:
-        kept = getattr(rec, "kept", None)
-        what = "the confidence threshold within the limit" if kept is None else VALUE_BASELINES[kept[0]]
-        without, within = (money(x * worth, unit, digits=digits) for x in (cost.without, cost.within))
-        than = f"the best answer without the limit, worth {without} per case{same_pricing}, against {within} for {what}"
-    return f"That is {month_amount(less, volume, unit)} a month less than {than}{on}."
+    month = f"{month_amount(less, volume, unit)} a month"
+    if rec.estimate != H.CROSS_FITTED:  # beside the headline's worth (`cost.within`), as the headline says it
+        without = per_case_and_month(cost.without * worth, volume, unit, digits=digits, beside=beside)
+        than = f"the best answer without the limit, worth {without}{same_pricing}"
+        at = {"digits": digits, "beside": beside}
+        month = month_difference(cost.within * worth, cost.without * worth, volume, unit, **at) or month
+    return f"That is {month} less than {than}{on}."
 
 
 def _limit_words(rec, cap: float | None, volume: float | None) -> tuple[str, str]:
@@ -292,10 +307,18 @@ def value_verdict(
     limited = averaged is not None and rec.capacity is not None and rec.status != NO_ANSWER
     at_avg = f" {averaged_pricing(*averaged, unit)}" if limited else ""  # after the worth it prices
 
+    said_at: dict = {"digits": None}  # the decimals the headline's worths are said at (the gain's, once set)
+
     def done(kind: str, head: str) -> Verdict:
         if limited:
             head += " " + without_limit_sentence(
-                rec, worth=worth, unit=unit, volume=volume, same_pricing=f" {SAME_PRICING}"
+                rec,
+                worth=worth,
+                unit=unit,
+                volume=volume,
+                same_pricing=f" {SAME_PRICING}",
+                digits=said_at["digits"],
+                beside=gain,
             )
         return Verdict(kind, f"{defined(head)} {priced}".strip(), (*details, *notes), tuple(asides))
 
@@ -362,6 +385,7 @@ def value_verdict(
     # the two worths subtract as read, and the gain's interval beside them reads at their decimals (no more
     # than its width warrants), their months at the precision those carry (`amounts.month_figure`)
     digits = shown_saving(rec.value * worth, rec.baseline_value * worth, *gain)[0]
+    said_at["digits"] = digits
     iv = interval(*gain, unit, digits=digits)
     against = f"against {cash(rec.baseline_value, digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"

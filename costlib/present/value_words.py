@@ -13,7 +13,16 @@ from costlib import value
 from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
-from costlib.present.amounts import cutoff_number, money, month_amount, number, percent, shown_saving, told_apart
+from costlib.present.amounts import (
+    cutoff_number,
+    money,
+    month_amount,
+    month_difference,
+    number,
+    percent,
+    shown_saving,
+    told_apart,
+)
 from costlib.present.calibration_words import NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS, same_rows_case
 from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
 from costlib.present.words import fitted_rows
@@ -427,16 +436,8 @@ class LimitCost:
     within: float
 
     def less(self, worth: float) -> tuple[int, float]:
-        """(decimals, per case): the two worths in money (`worth` a right answer's) at the decimals
-        that show the choice's worth and two significant digits of the difference (`amounts.told_apart`),
-        and their difference as so shown, never below 0. Its month is that difference times the
-        volume (`amounts.month_amount`): what the two per-case amounts shown beside it subtract to.
-
-        >>> LimitCost(0.45653, 0.44903).less(1.0)  # $0.4565 - $0.4490, not $0.457 - $0.449
-        (4, 0.0075)
-        >>> LimitCost(-0.00875, -0.86556).less(1.0)  # -$0.009 - (-$0.866), at the choice's decimals
-        (3, 0.857)
-        """
+        """(decimals, per case): the two worths in money (`worth` a right answer's) at the decimals that tell them
+        apart (`amounts.told_apart`), their difference as so shown, never below 0: whether the limit costs anything."""
         without, within = self.without * worth, self.within * worth
         digits = told_apart(without - within, within)
         return digits, max(round(round(without, digits) - round(within, digits), digits), 0.0)
@@ -492,9 +493,14 @@ def value_capacity_sentence(
     at_random = kept is not None and kept[0] == value.HAND_AT_RANDOM and rec.status == ADDS_NOTHING
     # what the sentence is about: handing cases over at random (the choice the verdict keeps), else the
     # confidence threshold within the limit, whatever the verdict says to do (the headline says that)
-    less = (answer_limit_cost(rec) if at_random else threshold_limit_cost(rec)).less(worth)[1]
+    # the headline's month when it speaks of this threshold (`without_limit_sentence`), else the difference's
+    limit = answer_limit_cost(rec) if at_random else threshold_limit_cost(rec)
+    less = max((limit.without - limit.within) * worth, 0.0)
+    gain = (rec.gain_low * worth, rec.gain_high * worth)
+    at = shown_saving(rec.value * worth, rec.baseline_value * worth, *gain)[0] if kept is None else None
+    month = month_difference(limit.within * worth, limit.without * worth, volume, unit, digits=at, beside=gain)
     cost = (
-        f"worth {month_amount(less, volume, unit)} less a month than without the limit{same}{on_judged}"
+        f"worth {month or month_amount(less, volume, unit) + ' a month'} less than without the limit{same}{on_judged}"
         if less > 0
         else f"worth no less a month than without the limit{same}{on_judged}"
     )

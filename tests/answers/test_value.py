@@ -240,7 +240,7 @@ def test_without_a_split_the_limit_compares_worths_read_on_the_same_rows(no_spli
     in_sample = float(rec.models.set_index("model").loc[rec.model, "value"])
     assert in_sample != rec.value
     assert answer.threshold_limit_cost.within == pytest.approx(in_sample)
-    said = re.search(r"worth \$([0-9,.]+) less a month", answer.limit_note)
+    said = re.search(r"worth \$([0-9,.]+) a month less", answer.limit_note)
     assert said is not None, answer.limit_note
     # the difference per case at the decimals that tell the two worths apart ($0.384 - $0.302), times
     # the volume (`value_words.LimitCost.less`), as the headline's month is: $82, for $81.50
