@@ -451,7 +451,6 @@ def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> s
     """What the chart shows, in one sentence (`chart_text`)."""
     title = words(_dig(layout, "title", "text") if isinstance(layout.get("title"), dict) else layout.get("title"))
     subtitle = words(_dig(layout, "title", "subtitle", "text"))  # what the chart writes under its title
-    title = f"{title or 'A chart'} ({subtitle})" if subtitle else title
     series: dict[str, list[str]] = {}
     marks: list[str] = []
     for trace in traces:
@@ -485,7 +484,10 @@ def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> s
     notes = [words(n.get("text")).rstrip(".") for n in layout.get("annotations", []) or [] if words(n.get("text"))]
     marks = sorted(notes + marks, key=lambda m: not any(k in m for k in KEY_WORDS))  # stable: key points first
     said = "; ".join(marks[:MAX_MARKED]) + (f"; and {len(marks) - MAX_MARKED} more" if len(marks) > MAX_MARKED else "")
-    return f"{title or 'A chart'}: {body}{axes}" + (f"; marked: {said}" if said else "") + "."
+    rest = f"{body}{axes}" + (f"; marked: {said}" if said else "")
+    if subtitle and subtitle not in rest:  # said once: a map's policy under its title is its series' name too
+        title = f"{title or 'A chart'} ({subtitle})"
+    return f"{title or 'A chart'}: {rest}."
 
 
 def _point_marks(trace: dict, x_title: str, y_title: str) -> list[str]:
