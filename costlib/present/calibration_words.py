@@ -88,17 +88,17 @@ PICKED_FIRST = (
     "Checked: {model}, the model Costs & groups judges cheapest at your prices and ships, so the one whose "
     "probabilities a decision would rest on; pick another above to check it."
 )
-PICKED_NOT_SHIPPED = (
-    "Checked: {model}, the model Costs & groups judges cheapest at your prices; Costs & groups does not ship it "
-    '("{verdict}": it keeps {keep}), so no decision rests on it yet; pick another above to check it.'
+PICKED_NOT_SHIPPED = (  # the answer above says Costs & groups' verdict itself (`NOT_SHIPPED`): not said twice
+    "Checked: {model}, the model Costs & groups judges cheapest at your prices; it does not ship it, so no "
+    "decision rests on it yet; pick another above to check it."
 )
 PICKED_OTHER = (
     "Checked: {model}. At your prices Costs & groups judges {pick} cheapest and ships it: pick it above to check the "
     "model a decision would rest on."
 )
 PICKED_OTHER_NOT_SHIPPED = (
-    "Checked: {model}. At your prices Costs & groups judges {pick} cheapest but does not ship it "
-    '("{verdict}": it keeps {keep}); pick it above to check that model.'
+    "Checked: {model}. At your prices Costs & groups judges {pick} cheapest but does not ship it; pick it above to "
+    "check that model."
 )
 #: which question the page's verdict answers, beside it (`question_sentence`): not Costs & groups' decision
 QUESTION = (
@@ -378,14 +378,15 @@ OTHER_PRICES = (
 #: Costs & groups' verdict on shipping the model checked, where it does not ship it (`costs_standing`): the
 #: answer's first words, so that the page never reads as a second verdict on shipping (a product manager read a
 #: green "Ship the model ... rescaled" beside "Costs & groups does not ship it" as two answers for one model); its
-#: first ": " is where `words.on_sample` names a built-in sample answered for instead
-NOT_SHIPPED = 'Costs & groups does not ship {name} at your prices: "{verdict}", it keeps {keep}.'
-SHIPS_OTHER = "Costs & groups ships {pick} at your prices, not {name}."
-SHIPS_NONE = 'Costs & groups ships no model at your prices, so not {name}: "{verdict}", it keeps {keep}.'
+#: first ": " is where `words.on_sample` names a built-in sample answered for instead ("Costs & groups does not
+#: ship p_recid: on the built-in sample “...”, not your data, at your prices it says ...")
+NOT_SHIPPED = "Costs & groups does not ship {name}: at your prices it says “{verdict}” and keeps {keep}."
+SHIPS_OTHER = "Costs & groups ships {pick}, not {name}: {pick} is the model it judges cheapest at your prices."
+SHIPS_NONE = "Costs & groups ships no model, so not {name}: at your prices it says “{verdict}” and keeps {keep}."
 #: the worth's answer where Costs & groups does not ship the model (`costs_standing`): for the model used all the
 #: same, the question the page answers said, and its own words for the three verdicts (no second "ship the model")
 IF_USED = (
-    "Should {name} be used all the same, to answer the cases it is confident enough of and hand the rest to a "
+    "If {name} is used all the same, to answer the cases it is confident enough of and hand the rest to a "
     "person, {what}: {body}"
 )
 RESCALE_IT = "rescale its probabilities"

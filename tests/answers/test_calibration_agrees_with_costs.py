@@ -45,10 +45,11 @@ def test_no_green_ship_where_costs_and_groups_does_not_ship_the_model(screening)
     assert verdict.kind == "info", (verdict.kind, head)
     assert "Ship the model" not in head and "ship" not in head.replace("does not ship", ""), head
     assert head.startswith(
-        'Costs & groups does not ship score_overconfident at your prices: "Not clearly better", it keeps flagging'
+        "Costs & groups does not ship score_overconfident: at your prices it says “Not clearly better” and keeps "
+        "flagging"
     ), head
     # the question the page answers, and the worth's own answer for the model used all the same (the gain ships)
-    assert "Should score_overconfident be used all the same, to answer the cases it is confident enough of" in head
+    assert "If score_overconfident is used all the same, to answer the cases it is confident enough of" in head
     assert "rescale its probabilities" in head and "more (95% interval of the gain $0.0" in head, head
 
 
@@ -81,8 +82,22 @@ def test_every_verdict_on_rescaling_follows_costs_and_groups_verdict_and_is_neve
     alone = cw.rescale_verdict("m", why, cw.KEEP, **args)
     said = cw.rescale_verdict("m", why, cw.KEEP, costs=costs, **args)
     standing = cw.costs_standing("m", costs)
-    assert said.headline.startswith(standing + " Should m be used all the same"), said.headline
+    assert said.headline.startswith(standing + " If m is used all the same"), said.headline
     assert said.kind != "success" and said.kind == ("info" if alone.kind == "success" else alone.kind)
     assert said.details == alone.details  # the same rule's verdict, the same reasons under it
     assert ("rescale its probabilities:" in said.headline) == (plain == R.SHIP)
     assert cw.rescale_verdict("m", why, cw.KEEP, costs=("m", True, R.SHIP, "flag nobody"), **args) == alone
+
+
+def test_the_sample_is_named_where_it_reads_and_the_quotes_are_one_kind():
+    """On a built-in sample `words.on_sample` names it at the headline's first ': ': inside Costs & groups'
+    verdict it read 'at your prices: on the built-in sample “Recidivism risk (COMPAS)”, "Do not let the model
+    decide", it keeps flagging everyone' (review 73's last read)."""
+    from costlib.present.words import on_sample
+
+    for template in (cw.NOT_SHIPPED, cw.SHIPS_NONE, cw.SHIPS_OTHER):
+        said = template.format(name="p_recid", pick="other", verdict="Not clearly better", keep="flagging everyone")
+        head = on_sample(Verdict("info", said), "Recidivism risk (COMPAS)").headline
+        before, after = head.split(": on the built-in sample “Recidivism risk (COMPAS)”, not your data, ")
+        assert before.startswith(("Costs & groups ships", "Costs & groups does not ship")), head
+        assert after[0].islower() and '"' not in head and after.endswith("."), head

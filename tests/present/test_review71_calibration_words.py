@@ -10,10 +10,10 @@ def test_the_pick_is_the_model_judged_cheapest_and_whether_it_ships_is_said():
     ships = cw.picked_sentence("m", "m")
     kept = cw.picked_sentence("m", "m", ships=False, verdict="not clearly better", keep="flag nobody")
     assert "judges cheapest at your prices and ships" in ships
-    assert "Costs & groups does not ship it" in kept and '("Not clearly better": it keeps flagging nobody)' in kept
+    assert "it does not ship it" in kept and "Not clearly better" not in kept  # the answer above says its verdict
     other = cw.picked_sentence("a", "m", ships=False, verdict="do not let the model decide", keep="flag everyone")
     assert other.startswith("Checked: a. At your prices Costs & groups judges m cheapest but does not ship it")
-    assert '"Do not let the model decide": it keeps flagging everyone' in other
+    assert "Do not let the model decide" not in other
     assert cw.picked_sentence("m", None) is None
     for said in (ships, kept, other):
         assert "picks" not in said

@@ -61,7 +61,7 @@ def test_the_calibration_page_answers_in_the_sidebars_money_per_case_and_month()
     boxes = [unescape(x.value) for x in [*at.success, *at.warning, *at.error, *at.info]]
     # the three verdicts on rescaling, or (where Costs & groups does not ship the model) its verdict first
     heads = ("Ship the model with its probabilities rescaled: ", "Not clearly better: ", cw.DO_NOT_RESCALE + ": ")
-    heads += ("Costs & groups does not ship p_recid at your prices",)
+    heads += ("Costs & groups does not ship p_recid: ",)
     answers = [b for b in boxes if b.startswith(heads)]
     assert len(answers) == 1, boxes
     assert "€0." in answers[0] and "per case (€" in answers[0] and "a month)" in answers[0]

@@ -62,4 +62,4 @@ def test_no_green_ship_beside_costs_and_groups_not_shipping_the_model():
     assert at.selectbox[0].value == "score_overconfident"
     assert not [b.value for b in at.success if "Ship the model" in unescape(b.value)]
     answer = [unescape(b.value) for b in at.info if unescape(b.value).startswith("Costs & groups does not ship")]
-    assert len(answer) == 1 and "Should score_overconfident be used all the same" in answer[0], answer
+    assert len(answer) == 1 and "If score_overconfident is used all the same" in answer[0], answer
