@@ -161,6 +161,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def port_taken(address: str, port: int) -> str | None:
+    """Why the balancer could not listen on `address`:`port` now (the system's words), None if it can."""
+    try:
+        with socket.create_server((address, port), reuse_port=False):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
 def _healthy(port: int, base: str) -> bool:
     import urllib.request
 
@@ -186,6 +195,10 @@ def spread(count: int, flags: list[str]) -> int:
 
     address, port, rest = split_flags(flags)
     base = served("server.baseUrlPath", flags, "")
+    why = port_taken(address, port)  # before the servers' warm-up, not a minute or two after it
+    if why is not None:
+        print(f"costlib dashboard: cannot listen on port {port}: {why}.", file=sys.stderr)
+        return 1
     ports = [_free_port() for _ in range(count)]
     servers = [
         subprocess.Popen(

@@ -316,3 +316,18 @@ def test_a_reset_connection_and_a_stop_close_what_they_leave_open():
         s1.close()
 
     asyncio.run(main())
+
+
+def test_a_port_in_use_is_said_before_the_servers_start(capsys):
+    import socket
+    import time
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert spread.port_taken("127.0.0.1", port)  # the system's words, e.g. "Address already in use"
+        start = time.monotonic()
+        assert spread.main(["--processes", "2", "--server.address", "127.0.0.1", "--server.port", str(port)]) == 1
+        assert time.monotonic() - start < 5  # no server was started and waited for
+    err = capsys.readouterr().err
+    assert err.startswith(f"costlib dashboard: cannot listen on port {port}: ") and "Traceback" not in err
+    assert spread.port_taken("127.0.0.1", port) is None
