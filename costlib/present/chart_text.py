@@ -66,6 +66,9 @@ class ChartText:
     note: str | None = None
 
 
+KEY_HEAD = "Markers:"  # how a chart's key of marker shapes under its title begins (`cost_figures._key_rows`)
+
+
 def words(text) -> str:
     """Text of a figure as a reader reads it: the builders' tags (``<br>``) as spaces, entities
     (`core.escaping.plain`'s) as their characters, runs of spaces as one.
@@ -485,7 +488,9 @@ def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> s
     marks = sorted(notes + marks, key=lambda m: not any(k in m for k in KEY_WORDS))  # stable: key points first
     said = "; ".join(marks[:MAX_MARKED]) + (f"; and {len(marks) - MAX_MARKED} more" if len(marks) > MAX_MARKED else "")
     rest = f"{body}{axes}" + (f"; marked: {said}" if said else "")
-    if subtitle and subtitle not in rest:  # said once: a map's policy under its title is its series' name too
+    # said once: a map's policy under its title is its series' name too, and a marker key's shapes name the
+    # marks the sentence reads one by one
+    if subtitle and subtitle not in rest and not subtitle.startswith(KEY_HEAD):
         title = f"{title or 'A chart'} ({subtitle})"
     return f"{title or 'A chart'}: {rest}."
 

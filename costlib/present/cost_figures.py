@@ -21,6 +21,7 @@ from costlib.core import rules as R
 from costlib.core.escaping import plain
 from costlib.present.amounts import cutoff_number, money, shown_saving
 from costlib.present.capacity_words import within_limit
+from costlib.present.chart_text import KEY_HEAD
 from costlib.present.plotting import (
     EVERYONE_COLOR,
     GROUP_POINTS,
@@ -313,7 +314,7 @@ def _key_rows(key: list[str]) -> list[str]:
     """The marker key's entries on rows of about `KEY_LINE_CHARS` characters. A row that wraps
     ends with the gap between entries: the text of the rows read one after the other (a
     screen reader's, a copy's) ran one entry into the next ("per group□ best cutoff ...")."""
-    rows = ["Markers:"]
+    rows = [KEY_HEAD]
     for entry in key:
         if len(rows[-1]) + len(entry) > KEY_LINE_CHARS:
             rows[-1] += KEY_GAP
