@@ -400,7 +400,7 @@ def costs_standing(model: str, costs) -> str | None:
     verdict, `rules.VERDICTS`, and the no-model choice it keeps, a `rules` name such as "flag nobody").
 
     >>> costs_standing("m", ("m", False, "not clearly better", "flag nobody"))
-    'Costs & groups does not ship m at your prices: "Not clearly better", it keeps flagging nobody.'
+    'Costs & groups does not ship m: at your prices it says “Not clearly better” and keeps flagging nobody.'
     >>> costs_standing("m", ("m", True, "ship the model", "flag nobody")) is None
     True
     """

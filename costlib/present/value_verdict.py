@@ -186,12 +186,12 @@ def without_limit_sentence(
     # the two worths beside it when read on the same rows as the answer's (with a split; without one
     # the answer's is cross-fitted and the one without the limit is not, so only what it costs is said)
     than = f"the best answer without the limit{same_pricing}"
-    month = f"{month_amount(less, volume, unit)} a month"
+    at = {"digits": digits, "beside": beside}  # the limit's box says the same month (`value_capacity_sentence`)
+    month = month_difference(cost.within * worth, cost.without * worth, volume, unit, **at)
+    month = month or f"{month_amount(less, volume, unit)} a month"
     if rec.estimate != H.CROSS_FITTED:  # beside the headline's worth (`cost.within`), as the headline says it
-        without = per_case_and_month(cost.without * worth, volume, unit, digits=digits, beside=beside)
+        without = per_case_and_month(cost.without * worth, volume, unit, **at)
         than = f"the best answer without the limit, worth {without}{same_pricing}"
-        at = {"digits": digits, "beside": beside}
-        month = month_difference(cost.within * worth, cost.without * worth, volume, unit, **at) or month
     return f"That is {month} less than {than}{on}."
 
 

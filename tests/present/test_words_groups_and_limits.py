@@ -81,6 +81,9 @@ def _value_rec(*, tau: float, value: float, capacity=None):
         capacity=capacity,
         reject_rate=0.0001,
         fit_reject_rate=0.0001,
+        baseline_value=0.5,  # what a real recommendation carries besides: the no-model worth and the gain's interval
+        gain_low=value - 0.6,
+        gain_high=value - 0.4,
     )
 
 

@@ -52,7 +52,7 @@ def test_with_a_limit_the_headline_says_how_it_prices_and_never_reads_above_the_
     # compared with the best answer without the limit at that same pricing, never above it
     said = re.search(
         r"It is worth (\$[0-9.]+) per case.*That is (\$[0-9,.]+) a month less than the best answer without the "
-        r"limit, worth (\$[0-9.]+) per case at this same pricing",
+        r"limit, worth (\$[0-9.]+) per case \(\$[0-9,]+ a month\) at this same pricing",
         head,
     )
     assert said is not None, head
@@ -66,7 +66,7 @@ def test_the_headline_and_the_limits_box_say_the_same_cost_of_the_limit(split, c
     head, box = answer.verdict.headline, answer.limit_note
     assert "at this same pricing" in head and "at this same pricing" in box
     in_head = re.search(r"That is (\$[0-9,.]+) a month less", head)
-    in_box = re.search(r"worth (\$[0-9,.]+) less a month", box)
+    in_box = re.search(r"worth (\$[0-9,.]+) a month less", box)
     assert (in_head is None) == (in_box is None), (head, box)
     if in_head is not None:
         assert in_head.group(1) == in_box.group(1)

@@ -91,6 +91,6 @@ def test_the_page_names_each_way_once(tmp_path, capsys):
     assert percent(rows["tdown50"]["share_kept"]) == kept and rows["standard"]["share_kept"] is None
     code, out, err = run_main(capsys, *args)
     assert code == 0
-    line = next(s for s in out.splitlines() if s.lstrip().startswith("tdown50"))
-    assert line.split()[1] == kept, line  # the table's "kept" column, as the verdict names the way
+    line = next(s for s in out.splitlines() if s.lstrip().startswith("top 50% + ties"))
+    assert line.lstrip().startswith(short), line  # the table names the way as the page does (f54c37d)
     assert set(re.findall(r"top 50% \+ ties(?:: | \()([\d.]+%)", out + err)) <= {kept}
