@@ -190,13 +190,13 @@ def serve_timed(runs_log: str, argv: list[str]) -> None:
         from costlib.cli.dashboard import send_without_delay
 
         send_without_delay()
-    if "COSTLIB_SERVER_INDEX" in os.environ:  # one of --processes servers: this checkout's balancer reads its ids
-        import importlib.util
+    import importlib.util  # this checkout's balancer, whatever tree is served: it reads the session ids it marks
 
-        spec = importlib.util.spec_from_file_location("balancer", ROOT / "costlib" / "cli" / "balancer.py")
-        balancer = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(balancer)
-        balancer.mark_sessions(int(os.environ["COSTLIB_SERVER_INDEX"]))
+    spec = importlib.util.spec_from_file_location("balancer", ROOT / "costlib" / "cli" / "balancer.py")
+    balancer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(balancer)
+    if balancer.SERVER_ENV in os.environ:  # one of --processes servers
+        balancer.mark_sessions(int(os.environ[balancer.SERVER_ENV]))
     app_session.AppSession.request_rerun = request_rerun
     app_session.AppSession._handle_scriptrunner_event_on_event_loop = on_event
     loop_lag_probe(f"{runs_log}.lag")  # the event loop's late pings, beside the runs

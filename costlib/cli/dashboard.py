@@ -254,11 +254,9 @@ def run(flags: list[str]) -> int:
     flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
     from streamlit.web import cli as streamlit_cli
 
-    from costlib.cli.balancer import SERVER_ENV
+    from costlib.cli.balancer import SERVER_ENV, mark_sessions
 
     if SERVER_ENV in os.environ:  # one of several servers behind the balancer: its sessions carry its number
-        from costlib.cli.balancer import mark_sessions
-
         mark_sessions(int(os.environ[SERVER_ENV]))
     send_without_delay()
     warm_once()
