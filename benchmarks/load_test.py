@@ -759,14 +759,18 @@ def main() -> None:
     )
     ap.add_argument(
         "--processes",
-        type=int,
-        default=1,
-        help="servers behind one port, as `costlib dashboard --processes N` serves (1: one server, no balancer)",
+        default="auto",
+        help="servers behind one port, as `costlib dashboard --processes N` serves (1: one server, no balancer; "
+        "auto, the default: as many as `costlib dashboard` starts without the flag, one a core)",
     )
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "load-results.json"))
     args = ap.parse_args()
+    from costlib.cli.spread import auto_count, processes_flag
+
+    count = processes_flag(["--processes", args.processes])[0]
+    args.processes = auto_count([])[0] if count is None else count
     if not 1 <= args.processes <= 16:
-        ap.error("--processes is a whole number from 1 to 16")
+        ap.error("--processes is auto or a whole number from 1 to 16")
     results = asyncio.run(main_async(args))
     Path(args.out).write_text(json.dumps(results, indent=1))
     sys.exit(0 if report(results) else 1)

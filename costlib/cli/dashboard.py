@@ -129,15 +129,16 @@ def add_parser(sub) -> None:
         "dashboard",
         help="start the dashboard (Streamlit's flags pass through)",
         description="Start the dashboard on http://localhost:8501, its imports warmed before the first visitor. "
-        "Streamlit's own flags pass through, e.g. --server.port 8502. --processes N runs N servers "
-        "behind the one port (a browser stays on one), so N price moves run at once on N cores.",
+        "Streamlit's own flags pass through, e.g. --server.port 8502. It runs one server a core (at most "
+        "4) behind the one port (a browser stays on one), so price moves run at once on as many cores; "
+        "--processes N sets the count.",
     )
     p.add_argument(
         "--processes",
-        type=int,
-        default=1,
+        default="auto",
         metavar="N",
-        help="N servers behind the one port, each its own interpreter (costlib.cli.balancer); default 1",
+        help="N servers behind the one port, each its own interpreter (costlib.cli.balancer); default auto: "
+        "one a core, at most 4, each with 1 GB or more of the memory budget; 1: one server, no balancer",
     )
     p.add_argument("flags", nargs="*", metavar="STREAMLIT_FLAG", help="a flag for streamlit run (passed through)")
 

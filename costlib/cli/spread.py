@@ -1,4 +1,5 @@
-"""``costlib dashboard --processes N``: start N dashboard servers and the balancer in front of them.
+"""``costlib dashboard --processes N``: start N dashboard servers and the balancer in front of them
+(without the flag, one a core: `auto_count`).
 
 Each server is ``python -m costlib dashboard`` on a loopback port of its own, its session ids
 marked with its number (`costlib.cli.balancer.SERVER_ENV`, read by `costlib.cli.dashboard.run`:
@@ -17,25 +18,54 @@ from pathlib import Path
 LISTEN_FLAGS = ("--server.port", "--server.address", "--server.headless")
 START_SECONDS = 120.0  # each server imports the pages' modules before it listens (`dashboard.warm`)
 OFF = {"false", "0", "no"}
+AUTO = "auto"  # --processes without a count: `auto_count`, the default
+AUTO_MOST = 4  # servers `auto_count` starts at most: a room of reviewers, not a server farm
+AUTO_SHARE_MB = 1024  # memory each of them keeps at least (one upload may take a server's share)
 
 
-def processes_flag(flags: list[str]) -> tuple[int, list[str]]:
-    """(the servers ``--processes N`` asks for, 1 without it or with a count that is not a whole
-    number: -1; the other flags).
+def processes_flag(flags: list[str]) -> tuple[int | None, list[str]]:
+    """(the servers ``--processes N`` asks for: None without it or with ``auto``, -1 with a count
+    that is not a whole number; the other flags).
 
     >>> processes_flag(["--processes", "2", "--server.port", "8502"]), processes_flag(["--processes=x"])[0]
     ((2, ['--server.port', '8502']), -1)
+    >>> processes_flag([])[0], processes_flag(["--processes", "auto"])[0]
+    (None, None)
     """
-    count, rest = 1, []
+    count: int | None = None
+    rest: list[str] = []
     items = iter(flags)
     for flag in items:
         name, eq, value = flag.partition("=")
         if name == "--processes":
-            text = value if eq else next(items, "")
-            count = int(text) if text.strip().isdigit() else -1
+            text = (value if eq else next(items, "")).strip()
+            count = None if text == AUTO else int(text) if text.isdigit() else -1
         else:
             rest.append(flag)
     return count, rest
+
+
+def cores() -> int:
+    """The cores this process may run on (its affinity where the system says it, as a container's
+    CPU set does), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def auto_count(flags: list[str]) -> tuple[int, str | None]:
+    """(how many servers the dashboard starts without ``--processes``, why it is one when the
+    machine has more cores: None otherwise). One a core, at most `AUTO_MOST`, each with at least
+    `AUTO_SHARE_MB` of the memory budget (`server_environment` splits it), and one when the flags
+    rule out the balancer (`refusal`: XSRF off, TLS), which then serves as it always did. People
+    moving prices at the same time on one server wait for each other (issue 39), so a machine
+    with cores to spare answers them at once unless told otherwise."""
+    from costlib.loading.budget import server_memory_budget
+
+    count = min(cores(), AUTO_MOST, max(1, server_memory_budget() // 2**20 // AUTO_SHARE_MB))
+    why = refusal(count, flags) if count > 1 else None
+    return (1, why) if why is not None else (count, None)
 
 
 def main(flags: list[str]) -> int:
@@ -47,6 +77,10 @@ def main(flags: list[str]) -> int:
     from costlib.cli import dashboard
 
     count, flags = processes_flag(flags)
+    if count is None:
+        count, why = auto_count(flags)
+        if why is not None:
+            print(f"costlib dashboard: one server, no balancer: {why}", file=sys.stderr)
     if count == 1:
         return dashboard.run(flags)
     why = refusal(count, flags)
@@ -113,7 +147,7 @@ def refusal(count: int, flags: list[str]) -> str | None:
     from costlib.cli.balancer import MOST_SERVERS
 
     if not 1 <= count <= MOST_SERVERS:
-        return f"--processes must be a whole number of servers from 1 to {MOST_SERVERS} (--processes 2)."
+        return f"--processes must be auto or a whole number of servers from 1 to {MOST_SERVERS} (--processes 2)."
     if count == 1:
         return None
     if served("server.enableXsrfProtection", flags, "true").lower() in OFF:
@@ -202,7 +236,7 @@ def spread(count: int, flags: list[str]) -> int:
     ports = [_free_port() for _ in range(count)]
     servers = [
         subprocess.Popen(
-            [sys.executable, "-m", "costlib", "dashboard", *rest, "--server.headless", "true"]
+            [sys.executable, "-m", "costlib", "dashboard", "--processes", "1", *rest, "--server.headless", "true"]
             + ["--server.address", "127.0.0.1", "--server.port", str(p)],
             stdout=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,

@@ -187,6 +187,62 @@ def test_one_process_is_the_plain_server_and_the_count_is_read_in_either_form():
     assert refusal(2, ["--server.port=8502"]) is None
 
 
+def test_without_a_count_the_dashboard_starts_one_server_a_core_within_the_memory_and_flags(monkeypatch):
+    from costlib.loading.budget import SERVER_MEMORY_ENV
+
+    assert spread.processes_flag(["--a"]) == (None, ["--a"])
+    assert spread.processes_flag(["--processes", "auto"]) == (None, [])
+    monkeypatch.setenv(SERVER_MEMORY_ENV, "64000")
+    monkeypatch.setattr(spread, "cores", lambda: 2)
+    assert spread.auto_count([]) == (2, None)
+    monkeypatch.setattr(spread, "cores", lambda: 32)
+    assert spread.auto_count([]) == (spread.AUTO_MOST, None)  # a room of reviewers, not a farm
+    monkeypatch.setenv(SERVER_MEMORY_ENV, "2500")
+    assert spread.auto_count([]) == (2, None)  # each keeps 1 GB or more of the budget
+    monkeypatch.setattr(spread, "cores", lambda: 1)
+    assert spread.auto_count([]) == (1, None)
+    monkeypatch.setattr(spread, "cores", lambda: 2)
+    count, why = spread.auto_count(["--server.enableXsrfProtection", "false"])
+    assert count == 1 and "XSRF" in why  # the balancer needs it: one server, said, not refused
+
+
+def test_without_a_count_and_with_xsrf_off_one_server_starts_and_says_why(monkeypatch, capsys):
+    from costlib.cli import dashboard
+
+    monkeypatch.setattr(spread, "cores", lambda: 2)
+    started = []
+    monkeypatch.setattr(dashboard, "run", lambda flags: started.append(flags) or 0)
+    monkeypatch.setattr(spread, "spread", lambda count, flags: pytest.fail("no balancer without XSRF"))
+    assert spread.main(["--server.enableXsrfProtection=false"]) == 0
+    assert started == [["--server.enableXsrfProtection=false"]]
+    assert capsys.readouterr().err.startswith("costlib dashboard: one server, no balancer: ")
+    monkeypatch.setattr(spread, "spread", lambda count, flags: started.append(count) or 0)
+    monkeypatch.setenv("STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION", "true")
+    assert spread.main([]) == 0 and started[-1] == 2
+
+
+def test_each_server_behind_the_balancer_is_one_server_not_another_balancer(monkeypatch):
+    import subprocess
+
+    launched = []
+
+    class Stopped:
+        def __init__(self, cmd, **kw):
+            launched.append(cmd)
+
+        def poll(self):
+            return 1
+
+        def wait(self, timeout=None):
+            return 1
+
+    monkeypatch.setattr(subprocess, "Popen", Stopped)
+    assert spread.spread(2, ["--server.address", "127.0.0.1", "--server.port", "0"]) == 1
+    assert len(launched) == 2
+    for cmd in launched:  # without it each would start servers of its own, and so on
+        assert cmd[cmd.index("dashboard") + 1 : cmd.index("dashboard") + 3] == ["--processes", "1"]
+
+
 def test_the_servers_together_hold_the_memory_one_server_would_and_know_their_number(monkeypatch):
     from costlib.loading.budget import SERVER_MEMORY_ENV
 
