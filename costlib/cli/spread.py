@@ -234,9 +234,11 @@ def spread(count: int, flags: list[str]) -> int:
         print(f"costlib dashboard: cannot listen on port {port}: {why}.", file=sys.stderr)
         return 1
     ports = [_free_port() for _ in range(count)]
+    quiet = [] if served("logger.level", flags, "") else ["--logger.level", "warning"]  # not their loopback ports
     servers = [
         subprocess.Popen(
-            [sys.executable, "-m", "costlib", "dashboard", "--processes", "1", *rest, "--server.headless", "true"]
+            [sys.executable, "-m", "costlib", "dashboard", "--processes", "1", *quiet, *rest]
+            + ["--server.headless", "true"]
             + ["--server.address", "127.0.0.1", "--server.port", str(p)],
             stdout=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,

@@ -237,10 +237,16 @@ def test_each_server_behind_the_balancer_is_one_server_not_another_balancer(monk
             return 1
 
     monkeypatch.setattr(subprocess, "Popen", Stopped)
+    monkeypatch.delenv("STREAMLIT_LOGGER_LEVEL", raising=False)
     assert spread.spread(2, ["--server.address", "127.0.0.1", "--server.port", "0"]) == 1
     assert len(launched) == 2
     for cmd in launched:  # without it each would start servers of its own, and so on
         assert cmd[cmd.index("dashboard") + 1 : cmd.index("dashboard") + 3] == ["--processes", "1"]
+        # their "Uvicorn server started on 127.0.0.1:<port>" is not said beside the dashboard's one address
+        assert cmd[cmd.index("--logger.level") + 1] == "warning"
+    launched.clear()
+    assert spread.spread(2, ["--server.port", "0", "--logger.level", "debug"]) == 1
+    assert all("warning" not in cmd for cmd in launched)  # a level the deployment chose is its own
 
 
 def test_the_servers_together_hold_the_memory_one_server_would_and_know_their_number(monkeypatch):
