@@ -479,7 +479,7 @@ K_DEPENDS = "Which model is worth more depends on k"
 #: the fold under the Value page's first chart when the answer prices each mistake on its own: the chart at k,
 #: one price for every wrong answer and one threshold, which is not how the answer above is priced
 ONE_PRICE_CHART = (
-    "The same at one price for every wrong answer (k, the mean of your two prices) and one threshold: "
+    "The same at one price for every wrong answer (the mean of your two prices) and one threshold: "
     "not how the answer above is priced"
 )
 PER_OUTCOME = "Separate prices per outcome: a right positive worth more than a right negative"
