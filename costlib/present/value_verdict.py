@@ -25,17 +25,15 @@ from costlib.present.amounts import (
     cutoff_number,
     interval,
     money,
-    month_amount,
-    month_difference,
     number,
     per_case_and_month,
     percent,
     ratio_text,
-    shown_saving,
 )
 from costlib.present.labels import whose_models
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
-from costlib.present.value_words import BASELINE_WORDS, SAME_PRICING, answer_limit_cost, cancels_out
+from costlib.present.value_limit_words import SAME_PRICING, limit_month, said_digits, shown_gain
+from costlib.present.value_words import BASELINE_WORDS, answer_limit_cost, cancels_out
 from costlib.present.words import Verdict, fitted_rows, split_sentence, verdict_head
 
 LOPSIDED = 2.0  # a price of one mistake at least this many times the other's: the two pages can answer differently
@@ -152,27 +150,26 @@ def without_limit_sentence(
     unit: str,
     volume: float,
     same_pricing: str = "",
-    digits: int | None = None,
-    beside: tuple[float, float] | None = None,
 ) -> str:
     """What the limit costs what the page says to do (`value_words.answer_limit_cost`: the choice the
     verdict keeps, or the threshold it ships), as one sentence of the headline: never a worth above
     the one it is compared with. With a split, the worth without the limit is said as the headline
-    says its own (per case and a month: at `digits`, cut to the interval `beside` them, as
-    `amounts.per_case_and_month` says it), and the month less is the difference of the two months as
-    shown (`amounts.month_difference`): the headline's "$0.449 per case ($4,490 a month)" and
-    "$0.457 per case ($4,565 a month)" beside it are $75 a month apart (review 73: "$75.00 a month
+    says its own (per case and a month, at its decimals: `value_limit_words.said_digits`), and the
+    month less is the difference of the two months as shown (`value_limit_words.limit_month`, which
+    the limit's box reads too): the headline's "$0.449 per case ($4,490 a month)" and "$0.457 per
+    case ($4,570 a month)" beside it are $80 a month apart (review 73: "$75.00 a month
     less" had been read beside "$0.457" and "$0.449" alone, then beside a second, finer "$0.4494"
     for the headline's own worth).
 
     >>> from types import SimpleNamespace as R
     >>> rec = R(value=0.44903, estimate="test", kept=None, status="saves", judged_on="test",
+    ...         baseline_value=0.415, gain_low=0.020, gain_high=0.049,
     ...         capacity=R(binding=True, unlimited=R(value=0.45653)))
     >>> said = without_limit_sentence(rec, worth=1.0, unit="$", volume=10_000)
     >>> said.split(" without the limit, ")[1]
-    'worth $0.457 per case ($4,565 a month), on the test rows.'
+    'worth $0.457 per case ($4,570 a month), on the test rows.'
     >>> said.split(" less ")[0]
-    'That is $75 a month'
+    'That is $80 a month'
     """
     c = rec.capacity
     _, on_judged = value_rows(rec) if rec.judged_on == "test" else ("", "")
@@ -180,16 +177,14 @@ def without_limit_sentence(
     if not c.binding:
         return f"The limit does not bind: the answer is the same as without it{same_pricing}."
     cost = answer_limit_cost(rec)
-    less = cost.less(worth)[1]
-    if not less > 0:
+    month = limit_month(rec, cost, worth=worth, volume=volume, unit=unit)  # the limit's box says the same
+    if month is None:
         return f"The limit costs nothing here: the best answer without it{same_pricing} is worth no more{on}."
     # the two worths beside it when read on the same rows as the answer's (with a split; without one
     # the answer's is cross-fitted and the one without the limit is not, so only what it costs is said)
     than = f"the best answer without the limit{same_pricing}"
-    at = {"digits": digits, "beside": beside}  # the limit's box says the same month (`value_capacity_sentence`)
-    month = month_difference(cost.within * worth, cost.without * worth, volume, unit, **at)
-    month = month or f"{month_amount(less, volume, unit)} a month"
     if rec.estimate != H.CROSS_FITTED:  # beside the headline's worth (`cost.within`), as the headline says it
+        at = {"digits": said_digits(rec, worth), "beside": (rec.gain_low * worth, rec.gain_high * worth)}
         without = per_case_and_month(cost.without * worth, volume, unit, **at)
         than = f"the best answer without the limit, worth {without}{same_pricing}"
     return f"That is {month} less than {than}{on}."
@@ -307,18 +302,10 @@ def value_verdict(
     limited = averaged is not None and rec.capacity is not None and rec.status != NO_ANSWER
     at_avg = f" {averaged_pricing(*averaged, unit)}" if limited else ""  # after the worth it prices
 
-    said_at: dict = {"digits": None}  # the decimals the headline's worths are said at (the gain's, once set)
-
     def done(kind: str, head: str) -> Verdict:
         if limited:
             head += " " + without_limit_sentence(
-                rec,
-                worth=worth,
-                unit=unit,
-                volume=volume,
-                same_pricing=f" {SAME_PRICING}",
-                digits=said_at["digits"],
-                beside=gain,
+                rec, worth=worth, unit=unit, volume=volume, same_pricing=f" {SAME_PRICING}"
             )
         return Verdict(kind, f"{defined(head)} {priced}".strip(), (*details, *notes), tuple(asides))
 
@@ -384,8 +371,7 @@ def value_verdict(
         )
     # the two worths subtract as read, and the gain's interval beside them reads at their decimals (no more
     # than its width warrants), their months at the precision those carry (`amounts.month_figure`)
-    digits = shown_saving(rec.value * worth, rec.baseline_value * worth, *gain)[0]
-    said_at["digits"] = digits
+    digits = said_digits(rec, worth)  # the gain's: the threshold ships, or might
     iv = interval(*gain, unit, digits=digits)
     against = f"against {cash(rec.baseline_value, digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
@@ -503,7 +489,7 @@ def outcome_verdict(
         )
     # the two worths subtract as read, and the gain's interval beside them reads at their decimals (no more
     # than its width warrants), their months at the precision those carry (`amounts.month_figure`)
-    digits = shown_saving(rec.value * worth, rec.baseline_value * worth, *gain)[0]
+    digits = shown_gain(rec, worth)[0]
     iv = interval(*gain, unit, digits=digits)
     against = f"against {cash(rec.baseline_value, digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"

@@ -17,23 +17,28 @@ from costlib.present.amounts import (
     cutoff_number,
     money,
     month_amount,
-    month_difference,
     number,
     percent,
-    shown_saving,
     told_apart,
 )
 from costlib.present.calibration_words import NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS, same_rows_case
 from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
+from costlib.present.value_limit_words import SAME_PRICING, limit_month, shown_gain
 from costlib.present.words import fitted_rows
 from costlib.value.per_outcome import OUTCOME_NEGATIVE, OUTCOME_POSITIVE
 
 
 def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
-    """What the sections below Value's answer were drawn for, once a move has left them behind."""
+    """What the sections below Value's answer were drawn for, once a move has left them behind, in
+    the page's words for k (`cancels_out`): "still for k = 3" was notation (review 74).
+
+    >>> value_lag_sentence(3, 1, "$").split(": ")[1]
+    'one wrong answer cancels out 3 right answers, with a right answer worth $1.00.'
+    """
+    chart = VALUE_K_TITLE.split(", for every")[0]
     return (
-        f"The chart of value against k and the tables below are still for k = {drawn_k:.3g}, a right answer "
-        f"worth {money(drawn_worth, unit)}."
+        f"The chart “{chart}” and the tables below are still drawn for the earlier price: {cancels_out(drawn_k)}, "
+        f"with a right answer worth {money(drawn_worth, unit)}."
     )
 
 
@@ -319,8 +324,8 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 },
             )
         more = ("might gain" if rec.status == UNCLEAR else "would gain") if rec.gain >= 0 else "would lose"
-        # the tiles subtract as they read, at no more decimals than the gain's interval warrants (as the verdict)
-        digits, shown = shown_saving(rec.value * worth, kept_worth * worth, *ends)
+        # the tiles subtract as they read, at the verdict's decimals: what it keeps here is the baseline
+        digits, shown = shown_gain(rec, worth)
         first = {**first, "value": money(kept_worth * worth, unit, digits=digits)}
         # each month as its tile's per-case amount reads, at the precision those decimals carry
         lost = month_amount(abs(shown), volume, unit, digits=digits, beside=ends, month_of=abs(rec.gain) * worth)
@@ -347,7 +352,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
             },
         )
     # gain = the shown worths' difference, at the verdict's decimals (no more than its interval warrants)
-    digits, shown = shown_saving(rec.value * worth, rec.baseline_value * worth, *ends)
+    digits, shown = shown_gain(rec, worth)
     gain = money(shown, unit, digits=digits)
     model_worth = money(rec.value * worth, unit, digits=digits)
     return (
@@ -423,9 +428,6 @@ def _cases(x: float) -> str:
     return number(x, 0)
 
 
-SAME_PRICING = "at this same pricing"  # the answer without the limit, priced as the answer within it
-
-
 @dataclass(frozen=True)
 class LimitCost:
     """What a limit on the hand-overs costs one choice within it, per case in right answers: the
@@ -485,25 +487,18 @@ def value_capacity_sentence(
     take = f"People can take {_cases(cap)} {plural(round(float(cap)), 'case', 'cases')} a month"
     if not c.binding:
         return (
-            f"{take}, and the best threshold{on_fit} hands over "
-            f"{_cases(c.unlimited_fit_reject_rate * volume)} a month ({who_u}at confidence ≥ {cutoff_number(u.tau)}): "
+            f"{take}, and the best threshold{on_fit} hands over {_cases(c.unlimited_fit_reject_rate * volume)} "
+            f"a month ({who_u}at confidence {cutoff_number(u.tau)} or more): "
             f"the limit does not bind, so the answer is the same as without it{same}."
         )
     kept = getattr(rec, "kept", None)
     at_random = kept is not None and kept[0] == value.HAND_AT_RANDOM and rec.status == ADDS_NOTHING
     # what the sentence is about: handing cases over at random (the choice the verdict keeps), else the
     # confidence threshold within the limit, whatever the verdict says to do (the headline says that)
-    # the headline's month when it speaks of this threshold (`without_limit_sentence`), else the difference's
+    # its month as the headline's, when the headline speaks of this threshold (`without_limit_sentence`)
     limit = answer_limit_cost(rec) if at_random else threshold_limit_cost(rec)
-    less = max((limit.without - limit.within) * worth, 0.0)
-    gain = (rec.gain_low * worth, rec.gain_high * worth)
-    at = shown_saving(rec.value * worth, rec.baseline_value * worth, *gain)[0] if kept is None else None
-    month = month_difference(limit.within * worth, limit.without * worth, volume, unit, digits=at, beside=gain)
-    cost = (
-        f"worth {month or month_amount(less, volume, unit) + ' a month'} less than without the limit{same}{on_judged}"
-        if less > 0
-        else f"worth no less a month than without the limit{same}{on_judged}"
-    )
+    month = limit_month(rec, limit, worth=worth, volume=volume, unit=unit)
+    cost = f"worth {month or 'no'} less{'' if month else ' a month'} than without the limit{same}{on_judged}"
     if at_random:
         within = (
             f"no threshold that hands over so few does better than handing {_cases(cap)} cases to a person at "
@@ -512,10 +507,10 @@ def value_capacity_sentence(
     elif not c.fit_reject_rate > 0:
         within = f"the best is to let {who} answer every case (no threshold that hands over so few does better): {cost}"
     else:
-        within = f"let {who} answer at confidence ≥ {cutoff_number(rec.tau)}: {cost}"
+        within = f"let {who} answer at confidence {cutoff_number(rec.tau)} or more: {cost}"
     lines = [
         f"{take}; the best threshold{on_fit} would hand over "
-        f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence ≥ {cutoff_number(u.tau)}). Within "
+        f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence {cutoff_number(u.tau)} or more). Within "
         f"{_cases(cap)}, {within}."
     ]
     judged = rec.reject_rate * volume

@@ -73,7 +73,7 @@ def test_value_slider_keyboard_and_shared_url(page, new_page, app_url):
     title = value_title(page)
     full_screenshot(page, "test_value_slider_keyboard_and_shared_url")
     # a k move redraws only the answer; the sections below say they were drawn for k = 2 until updated
-    stale = page.get_by_text("are still for k = 2, a right answer worth $1.00.")
+    stale = page.get_by_text("still drawn for the earlier price: one wrong answer cancels out 2 right answers, with")
     stale.wait_for()
     page.get_by_role("button", name="Update them for this k").click()
     step(page, "after updating the sections below")

@@ -69,10 +69,11 @@ def test_a_limit_of_400_a_month_moves_the_answer_to_the_best_threshold_within_it
     less = re.search(r"That is (\$[\d,]+ a month) less than", shown).group(1)
     assert (
         f"People can take 400 cases a month; the best threshold on the train rows would hand over "
-        f"{rec.capacity.unlimited_fit_reject_rate * 10_000:,.0f} ({free.model} at confidence ≥ "
-        f"{cutoff_number(free.tau)}). Within 400, let {rec.model} answer at confidence ≥ {cutoff_number(tau)}: worth "
-        f"{less} less than without the limit at this same pricing (both kinds of wrong answer at their "
-        "average, $2.00) on the test rows." in shown  # the prices 1 and 3 differ: averaged under a limit (review 72)
+        f"{rec.capacity.unlimited_fit_reject_rate * 10_000:,.0f} ({free.model} at confidence "
+        f"{cutoff_number(free.tau)} or more). Within 400, let {rec.model} answer at confidence "
+        f"{cutoff_number(tau)} or more: worth {less} less than without the limit at this same pricing (both "
+        "kinds of wrong answer at their average, $2.00) on the test rows."  # the prices 1 and 3 differ: averaged
+        in shown  # under a limit (review 72)
     ), shown
     assert f"would be worth about {words.money(rec.capacity.price, '$')} a month on the train rows" in shown
     assert f"confidence is at least {cutoff_number(tau)}" in shown  # the verdict is the answer within the limit
@@ -90,7 +91,7 @@ def test_the_link_restores_the_limit():
     assert at.number_input(key="value_cap").value == 400
     rec, tau = expected(400)
     assert star_tau(at) == tau
-    assert f"Within 400, let {rec.model} answer at confidence ≥ {cutoff_number(tau)}" in texts(at)
+    assert f"Within 400, let {rec.model} answer at confidence {cutoff_number(tau)} or more" in texts(at)
 
 
 def test_a_limit_above_what_the_best_hands_over_does_not_bind():
