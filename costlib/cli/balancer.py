@@ -176,8 +176,11 @@ class Balancer:
     """Connections to one port spread over `servers` ((host, port) each), a browser's to one
     server (the module's docstring says how)."""
 
-    def __init__(self, servers: list[tuple[str, int]]):
+    def __init__(self, servers: list[tuple[str, int]], ready: set[int] | None = None):
         self.servers = list(servers)
+        # the servers new browsers may go to: those that answered their health check (all by default);
+        # the dashboard listens once one has, and the others join as they finish their warm-up
+        self.ready = set(range(len(self.servers))) if ready is None else set(ready)
         self.open = [0] * len(self.servers)  # open websockets per server
         self.given = [0] * len(self.servers)  # browsers sent to each server, ever
         self.tokens: OrderedDict[bytes, int] = OrderedDict()
@@ -188,10 +191,10 @@ class Balancer:
     def choose(self, token: bytes | None) -> int:
         """The server of the browser whose XSRF token is `token` (None: the next server in turn)."""
         if token is None:
-            return next(self._turn)
+            return next(i for i in self._turn if i in self.ready or not self.ready)
         server = self.tokens.get(token)
         if server is None:
-            server = min(range(len(self.servers)), key=lambda i: (self.open[i], self.given[i], i))
+            server = min(self.ready or range(len(self.servers)), key=lambda i: (self.open[i], self.given[i], i))
             self.given[server] += 1
             self.tokens[token] = server
             while len(self.tokens) > REMEMBERED:

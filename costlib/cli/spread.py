@@ -250,16 +250,17 @@ def spread(count: int, flags: list[str]) -> int:
     try:
         deadline = time.monotonic() + START_SECONDS
         waiting = set(range(count))
-        while waiting and time.monotonic() < deadline:
+        late = "costlib dashboard: {} of the {} servers did not start within {:.0f} s."
+        while len(waiting) == count and time.monotonic() < deadline:  # listen once one server answers
             if any(s.poll() is not None for s in servers):
                 print("costlib dashboard: a server stopped while starting (its error is above).", file=sys.stderr)
                 return 1
             waiting = {i for i in waiting if not _healthy(ports[i], base)}
-            time.sleep(0.2 if waiting else 0)
-        if waiting:
-            late = f"{len(waiting)} of the {count} servers did not start within {START_SECONDS:.0f} s."
-            print(f"costlib dashboard: {late}", file=sys.stderr)
+            time.sleep(0.2 if len(waiting) == count else 0)
+        if len(waiting) == count:
+            print(late.format(count, count, START_SECONDS), file=sys.stderr)
             return 1
+        balancer = Balancer([("127.0.0.1", p) for p in ports], ready=set(range(count)) - waiting)
 
         async def main() -> int:
             stop = asyncio.Event()
@@ -272,14 +273,21 @@ def spread(count: int, flags: list[str]) -> int:
                     if any(s.poll() is not None for s in servers):
                         print("costlib dashboard: a server stopped; stopping the others.", file=sys.stderr)
                         stop.set()
-                    await asyncio.sleep(1.0)
+                    for i in sorted(waiting):  # the others join as they finish their warm-up
+                        if await asyncio.to_thread(_healthy, ports[i], base):
+                            waiting.discard(i)
+                            balancer.ready.add(i)
+                    if waiting and time.monotonic() > deadline:
+                        print(late.format(len(waiting), count, START_SECONDS), file=sys.stderr)
+                        stop.set()
+                    await asyncio.sleep(1.0 if not waiting else 0.2)
 
             watcher = asyncio.create_task(watch())
             shown = address or "localhost"
             path = f"/{base.strip('/')}" if base.strip("/") else ""
             print(f"costlib dashboard: http://{shown}:{port}{path} ({count} servers, one interpreter each)", flush=True)
             try:
-                await Balancer([("127.0.0.1", p) for p in ports]).serve(address, port, stop)
+                await balancer.serve(address, port, stop)
             except OSError as exc:
                 print(f"costlib dashboard: cannot listen on port {port}: {exc.strerror}.", file=sys.stderr)
                 return 1

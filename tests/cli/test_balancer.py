@@ -56,6 +56,16 @@ def test_a_browser_stays_on_its_server_and_new_ones_go_where_fewest_websockets_a
     assert list(b.tokens) == [b"f", b"g"]  # the oldest forgotten first
 
 
+def test_the_dashboard_answers_once_one_server_has_started_and_the_others_take_browsers_as_they_join():
+    b = Balancer([("h", 1), ("h", 2), ("h", 3)], ready={1})
+    assert [b.choose(t) for t in (b"a", b"b")] == [1, 1]  # only the server that answered its health check
+    assert [b.choose(None) for _ in range(3)] == [1, 1, 1]
+    b.ready.add(2)
+    b.open = [0, 2, 0]  # a and b hold their websockets on server 1
+    assert b.choose(b"c") == 2 and b.choose(b"a") == 1  # new browsers go to the new one, a stays
+    assert sorted(b.choose(None) for _ in range(4)) == [1, 1, 2, 2]  # in turn among the two
+
+
 async def _fake_server(name: bytes, seen: list, missing: bytes = b"\x00"):
     """A server that answers a request with its name and the request's body, 404 to a request for
     `missing`, and for a websocket upgrade echoes what follows until the client closes."""
