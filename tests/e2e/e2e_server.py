@@ -82,6 +82,8 @@ class AppServer:
         for _ in range(attempts):
             port = _free_port()
             launch = ["-m", "costlib", "dashboard"] if self.warm else ["-m", "streamlit", "run", self.script]
+            if self.warm and "--processes" not in self.extra_args:  # one server, whose pid's memory is read
+                launch += ["--processes", "1"]  # (`peak_rss_mb`); the default's balancer: test_installed.py
             cmd = [
                 *(self.command or [sys.executable, *launch]),
                 "--server.headless",
