@@ -26,11 +26,13 @@ def shown_gain(rec, worth: float) -> tuple[int, float]:
 
 def said_digits(rec, worth: float) -> int | None:
     """The decimals the Value headline says its worths at: the gain's (`shown_gain`) where it says the
-    threshold's worth beside the choice without it (the threshold ships, or might), else None (each
-    amount at its own, `amounts.money`). The limit's month is read at them (`limit_month`)."""
-    from costlib.core.ship import SAVES, UNCLEAR
+    threshold's worth beside the choice without it (the threshold ships: the verdict keeps nothing
+    else, `ValueRecommendation.kept`; or it might), else None (each amount at its own, `amounts.money`).
+    The limit's month is read at them (`limit_month`)."""
+    from costlib.core.ship import UNCLEAR
 
-    return shown_gain(rec, worth)[0] if rec.status in (SAVES, UNCLEAR) else None
+    shown = getattr(rec, "kept", None) is None or rec.status == UNCLEAR
+    return shown_gain(rec, worth)[0] if shown else None
 
 
 def limit_month(rec, cost, *, worth: float, volume: float | None, unit: str) -> str | None:
