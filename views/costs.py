@@ -121,10 +121,17 @@ def live_answer() -> None:
 
     shown_model = rec.model
     if len(models) > 1:
+        # The chart draws the recommended model, and a model picked by hand while that model stays
+        # recommended. A keyed selectbox keeps its state over its `index`: a price move that changed
+        # the recommendation left the old model's curve under the new headline (review 74), so the
+        # state is set to the recommendation whenever the one it last followed is not this one.
+        follows = (ds.fingerprint, rec.model)
+        if st.session_state.get("_curve_model_follows") != follows or st.session_state.get("curve_model") not in models:
+            st.session_state["curve_model"] = rec.model
+            st.session_state["_curve_model_follows"] = follows
         shown_model = st.selectbox(  # a fixed width, not a column: one element fewer on every move
             WORDS["curve_model"],
             list(models),
-            index=list(models).index(rec.model),
             key="curve_model",
             width=420,
             format_func=option_names(list(models)),
