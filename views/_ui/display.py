@@ -19,7 +19,15 @@ from costlib.present.downloads import csv_table, dated_name
 from costlib.present.words import on_sample
 
 ROW_PX = 35  # the height of a table row (and of its header) in Streamlit's grid
-TABLE_ROWS = 30
+# A table shows every row up to `TABLE_ROWS`, without a scroll box of its own: at 30, COMPAS's cost
+# chart in words (four lines of ten cutoffs and their marks, 46 rows) hid its "group Other" rows
+# below the box's edge (review 74). The pages' tables are either short (at most 46 rows on the
+# built-in samples) or a chart's dense curves (122 to 300 rows, `chart_text.MAX_ROWS`): those
+# scroll in a box of `SCROLL_ROWS`, about a screen, which the reader sees whole while scrolling in
+# it. 100 rows are 3,538 px, whose grid canvas, at 2 device pixels a px and 940 px wide, stays
+# under 16.7 million pixels (4096², the smallest canvas a browser draws, Safari's on iOS).
+TABLE_ROWS = 100
+SCROLL_ROWS = 30
 # The width of each character of a grid cell, in px: Source Sans at 14 px as Chromium draws it
 # (measureText), for printable ASCII in order from the space, and for the signs the tables use.
 # The grid sizes a column from a sample of its rows and clips the rest ("one per grou"), so
@@ -49,7 +57,13 @@ _CHAR_PX = {
 }
 _OTHER_PX, _WIDE_PX = 9.0, 14.0  # any other letter; a CJK one (from U+2E80) is square
 CELL_PADDING_PX = 16  # 8 px each side
-MAX_COLUMN_PX = 400  # a column of long user text (a group name) stops here and clips
+MAX_COLUMN_PX = 400  # a column of long text (a group name) stops here and clips, unless the table has room
+# The width a table has at 1400 px, inside an expander (940 px on the page itself, measured in
+# Chromium with the sidebar open): a column of long text widens past `MAX_COLUMN_PX` while the
+# whole table still fits it (Watch's "each period's own best (judged on other cases; estimated:
+# at its % positive)" was cut at "% positiv" in a table of 843 px).
+ROOM_PX = 906
+NAMED_PX = {"small": 75, "medium": 200, "large": 400}  # Streamlit's named column widths
 CHART_TITLE_CHARS = 72  # of a chart's title in its expander's label: the label fits one line at 1400 px
 
 
@@ -73,13 +87,24 @@ def show_table(
 
 def _grid(df: pd.DataFrame, column_config: dict | None = None) -> None:
     """`df` in Streamlit's grid: user text neutralised for the toolbar's CSV (`safe_cells`), each
-    column as wide as its text (`fitted_columns`), tall enough for every row up to `TABLE_ROWS`
-    (Streamlit's default shows about ten and scrolls)."""
-    height = ROW_PX * (min(len(df), TABLE_ROWS) + 1) + 3 if len(df) > 10 else "auto"
+    column as wide as its text (`fitted_columns`), as tall as `table_height`."""
+    height = table_height(len(df))
     shown = loading.safe_cells(without_empty_columns(df))
     st.dataframe(
         shown, hide_index=True, column_config=fitted_columns(shown, column_config), width="stretch", height=height
     )
+
+
+def table_height(rows: int) -> int | str:
+    """The height of a grid of `rows` rows: every row up to `TABLE_ROWS` (Streamlit's default shows
+    about ten and scrolls; "auto" up to ten), else a box of `SCROLL_ROWS` rows that scrolls.
+
+    >>> table_height(8), table_height(46) == ROW_PX * 47 + 3, table_height(300) == ROW_PX * (SCROLL_ROWS + 1) + 3
+    ('auto', True, True)
+    """
+    if rows <= 10:
+        return "auto"
+    return ROW_PX * ((rows if rows <= TABLE_ROWS else SCROLL_ROWS) + 1) + 3
 
 
 def show_chart(figure, *, key: str, where=None, words_where=None, **kwargs):
@@ -156,16 +181,18 @@ def text_px(text: str) -> int:
 def fitted_columns(df: pd.DataFrame, column_config: dict | None = None) -> dict:
     """`column_config` with a width for every column of `df` that has none: the width its
     longest text (header, or the label the config gives it, and every cell as shown) needs, at
-    most `MAX_COLUMN_PX`. A column given a width keeps it; a column configured as None stays
-    hidden.
+    most `MAX_COLUMN_PX`, or more where the table still fits `ROOM_PX` (`_widened`). A column
+    given a width keeps it; a column configured as None stays hidden.
 
     Cells are read as the grid shows them: text as it is, a number with six significant digits
     (a column's own format shows fewer or as many).
     """
     config = dict(column_config or {})
+    shown, sized = [], []
     for name in df.columns:
         if name in config and config[name] is None:
             continue
+        shown.append(name)
         given = config.get(name)
         given = dict(given) if isinstance(given, dict) else ({"label": given} if isinstance(given, str) else {})
         if given.get("width") is not None:
@@ -180,8 +207,31 @@ def fitted_columns(df: pd.DataFrame, column_config: dict | None = None) -> dict:
         # each distinct text measured once: a price move sizes every column of its charts' tables,
         # whose names and labels repeat on every row (no cache across runs: cells are people's data)
         texts = set(map(_cell_text, df[name]))
-        given["width"] = min(max([header, *map(text_px, texts)]), MAX_COLUMN_PX)
+        given["width"] = max([header, *map(text_px, texts)])  # its whole text: `_widened` caps it
         config[name] = given
+        sized.append(name)
+    return _widened(config, shown, sized)
+
+
+def _widened(config: dict, shown: list, sized: list) -> dict:
+    """`config` with the widths of the columns `sized` (of the `shown` ones) within `MAX_COLUMN_PX`,
+    except that the columns of longer text share the room (`ROOM_PX`) the others leave, each up to
+    its whole text. A width the caller gave counts as it is and is never changed.
+
+    >>> cut = _widened({"a": {"width": 500}, "b": {"width": 300}}, ["a", "b"], ["a", "b"])
+    >>> cut["a"]["width"], cut["b"]["width"]
+    (500, 300)
+    >>> cut = _widened({"a": {"width": 900}, "b": {"width": 300}, "c": {"width": 800}}, ["a", "b", "c"], ["a", "c"])
+    >>> cut["a"]["width"], cut["c"]["width"]  # no room past the cap: both clip at it
+    (400, 400)
+    """
+    widths = {n: config[n].get("width") if isinstance(config.get(n), dict) else None for n in shown}
+    widths = {n: NAMED_PX.get(w, w) for n, w in widths.items()}
+    long = sorted((n for n in sized if widths[n] > MAX_COLUMN_PX), key=widths.get)
+    left = ROOM_PX - sum(w for n, w in widths.items() if n not in long and isinstance(w, (int, float)))
+    for i, n in enumerate(long):  # narrowest first: each takes its whole text or its share of what is left
+        config[n]["width"] = int(max(MAX_COLUMN_PX, min(widths[n], left // (len(long) - i))))
+        left -= config[n]["width"]
     return config
 
 
