@@ -234,28 +234,41 @@ def test_without_a_count_and_with_xsrf_off_one_server_starts_and_says_why(monkey
 def test_each_server_behind_the_balancer_is_one_server_not_another_balancer(monkeypatch):
     import subprocess
 
-    launched = []
+    launched, healthy = [], []
 
-    class Stopped:
+    class Running:
         def __init__(self, cmd, **kw):
             launched.append(cmd)
 
         def poll(self):
-            return 1
+            return None
 
         def wait(self, timeout=None):
-            return 1
+            return 0
 
-    monkeypatch.setattr(subprocess, "Popen", Stopped)
+        def terminate(self):
+            pass
+
+    async def serve(self, host, port, stop):  # the balancer answers nobody here and stops at once
+        return None
+
+    def answers(port, base):  # the first server answers at its second health check, the others at once
+        healthy.append((port, len(launched)))
+        return len(healthy) > 1
+
+    monkeypatch.setattr(subprocess, "Popen", Running)
+    monkeypatch.setattr(balancer.Balancer, "serve", serve)
+    monkeypatch.setattr(spread, "_healthy", answers)
     monkeypatch.delenv("STREAMLIT_LOGGER_LEVEL", raising=False)
-    assert spread.spread(2, ["--server.address", "127.0.0.1", "--server.port", "0"]) == 1
+    assert spread.spread(2, ["--server.address", "127.0.0.1", "--server.port", "0"]) == 0
     assert len(launched) == 2
+    assert healthy[:2] == [(healthy[0][0], 1), (healthy[0][0], 1)]  # the second starts once the first answers
     for cmd in launched:  # without it each would start servers of its own, and so on
         assert cmd[cmd.index("dashboard") + 1 : cmd.index("dashboard") + 3] == ["--processes", "1"]
         # their "Uvicorn server started on 127.0.0.1:<port>" is not said beside the dashboard's one address
         assert cmd[cmd.index("--logger.level") + 1] == "warning"
     launched.clear()
-    assert spread.spread(2, ["--server.port", "0", "--logger.level", "debug"]) == 1
+    assert spread.spread(2, ["--server.port", "0", "--logger.level", "debug"]) == 0
     assert all("warning" not in cmd for cmd in launched)  # a level the deployment chose is its own
 
 

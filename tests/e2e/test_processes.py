@@ -12,6 +12,7 @@ server)."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,9 @@ pytestmark = pytest.mark.browser
 
 def test_tabs_behind_the_balancer_each_keep_their_upload_and_download(new_page, tmp_path, chromium_path):
     server = AppServer(tmp_path / "server.log", warm=True, extra_args=("--processes", "2")).start()
+    deadline = time.monotonic() + 120  # the second server starts once the first answers: wait for it to join
+    while "all 2 servers answer" not in server.log_tail() and time.monotonic() < deadline:
+        time.sleep(0.5)
     try:
         rows = (300, 500, 700, 900)
         files = [predictions(tmp_path / f"preds{i}.csv", n, i) for i, n in enumerate(rows)]
