@@ -14,6 +14,9 @@ returns to and that redirects again.
 Every run first makes sure the pages' shared modules are imported, once per server and by one
 thread (`costlib.cli.dashboard.warm_once`): two first visitors importing them at the same time
 could deadlock on Python's import locks.
+
+Before the page runs, `views._ui.state.keep_link` writes back to the address the settings it has
+held this session: a move within the app drops the address's query, and a page writes only its own.
 """
 
 import streamlit as st
@@ -23,9 +26,10 @@ from costlib.cli.dashboard import warm_once
 warm_once()  # the pages' modules, imported once before any page's run imports them (see warm_once)
 
 from costlib.present import labels as t  # noqa: E402  (after the pages' modules are in)
+from views._ui.state import keep_link  # noqa: E402
 
 st.set_page_config(page_title=t.APP_TITLE, page_icon="⚖️", layout="wide")
-st.navigation(
+page = st.navigation(
     [
         st.Page("views/data.py", title=t.PAGE_DATA, url_path="home", default=True),  # served at "/" only
         st.Page("views/data.py", title=t.PAGE_DATA, url_path="data", visibility="hidden"),  # and at /data
@@ -39,4 +43,6 @@ st.navigation(
         st.Page("views/watch.py", title=t.PAGE_WATCH, url_path="watch"),
     ],
     position="top",
-).run()
+)
+keep_link()  # the settings the address has held stay in it on every page (a move within the app drops them)
+page.run()

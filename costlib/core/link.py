@@ -41,6 +41,7 @@ __all__ = [
     "Settings",
     "group_field",
     "link_key",
+    "link_name",
     "link_raw",
     "link_text",
     "note",
@@ -189,6 +190,23 @@ def _hashable(value):
     if isinstance(value, (list, tuple)):
         return tuple(_hashable(v) for v in value)
     return value
+
+
+_NAMES = {key: name for name, key in LINK_KEYS.items()}
+
+
+def link_name(key: str) -> str | None:
+    """The setting (a field of `Settings` or a `group_field`) whose link key is `key`, `link_key`'s
+    inverse; None for a key no setting has (a key of Streamlit's own, ?embed=true).
+
+    >>> link_name("fair_tol"), link_name("c_fn_2"), link_name("embed"), link_name("c_fp_x")
+    ('tolerance', 'c_fn_2', None, None)
+    """
+    if key in _NAMES:
+        return _NAMES[key]
+    prefix, _, index = key.rpartition("_")
+    kind = _NAMES.get(prefix)
+    return group_field(kind, int(index)) if kind in PRICE_FIELDS and index.isdigit() else None
 
 
 def link_raw(params: Mapping, name: str):

@@ -10,6 +10,14 @@ writes it back to the URL. Pages name a setting by its field of `Settings` (``to
 ``review_limit``), never by its link key; `current` reads the session's settings as one
 `Settings` and `adopt` writes one (a restored policy, Find my prices). A value from the URL that
 is out of its bound falls back to the default and the page says so (`setting_notes`).
+
+What the link keeps is decided here, once for every page (`keep_link`, which app.py calls before
+the page runs): a move within the app drops the address's query, and a page writes back only the
+settings it draws or reads, so ?fair_tol=0.1&details=true&bins=12 left the address on the Data page
+(a link copied there lost them) and a link's ?bins=12 that the page it opened did not read was
+gone before Calibration read it. Every setting this session has had in its address stays there, on
+every page, at the value the session holds (or, while no page has read it yet, the link's text),
+until the user changes it.
 """
 
 from __future__ import annotations
@@ -157,11 +165,65 @@ _STORED = object()
 def mirror(name: str, value=_STORED) -> None:
     """Write the setting `name` (or `value`, what the page uses of it) back to the URL as
     `link.link_text`; a setting that is None leaves the URL (a list: the key repeated)."""
-    value = st.session_state[_store(name)] if value is _STORED else value
+    write_link(name, _texts(st.session_state[_store(name)] if value is _STORED else value))
+
+
+def _texts(value):
+    """A setting's value as the link writes it (`link.link_text`): a text, a list of texts for a
+    setting the link repeats ([""] for none), None for a value that leaves the link."""
     if isinstance(value, (list, tuple)):
-        write_link(name, [link.link_text(v) for v in value] or [""])
-    else:
-        write_link(name, link.link_text(value))
+        return [link.link_text(v) for v in value] or [""]
+    return link.link_text(value)
+
+
+#: the link's settings this session has had in its address, each with its texts as last written or
+#: read there (`keep_link` writes them back after a move within the app, until a page reads them)
+LINKED = "_link_linked"
+
+
+def _as_list(text) -> list[str] | None:
+    return None if text is None else list(text) if isinstance(text, list) else [text]
+
+
+def keep_link() -> None:
+    """Keep in the address every setting this session has had there (`LINKED`), whichever page runs:
+    called at the start of every run, before the page writes what it draws or reads.
+
+    The address's query is dropped by a move within the app, and a page writes back only its own
+    settings (`mirror`), so a setting drawn on one page (Costs & groups' fairness tolerance, the
+    details switch, Calibration's score bands) left the address on every other one, and one that
+    came in a link to a page that does not read it was lost for good. A setting the session holds
+    is written at its value (a user's change is what changes it); one no page has read yet, at
+    the link's text, so the page that reads it bounds it and says so as it would on the link
+    itself. One a page took out of its address (`write_link` with None: a review limit's number
+    while there is no limit) stays out until a page writes it again, and a group's own prices are
+    left out while the session prices the groups alike, as the pages that price them leave them out
+    (`views._ui.prices.carry_prices`).
+
+    The writes go in one message (every write is one the browser acts on, `write_link`), and only
+    those that change the address: a page's rerun finds it as it left it and writes nothing."""
+    linked = st.session_state.setdefault(LINKED, {})
+    for key in list(st.query_params):
+        name = link.link_name(key)
+        if name is not None:
+            linked[name] = list(st.query_params.get_all(key))
+    alike = st.session_state.get(_store("per_group")) is False
+    wanted, gone = {}, []
+    for name, texts in list(linked.items()):
+        if _store(name) in st.session_state:
+            if alike and name.rpartition("_")[0] in PRICE_FIELDS:  # a group's own price
+                continue
+            texts = _as_list(_texts(st.session_state[_store(name)]))
+        key = link_key(name)
+        if texts is None:
+            gone.append(key)
+            linked.pop(name)
+        elif st.query_params.get_all(key) != texts:
+            wanted[key] = texts
+    if wanted:
+        st.query_params.update(wanted)
+    for key in gone:
+        st.query_params.pop(key, None)
 
 
 def write_link(name: str, text) -> None:
@@ -171,9 +233,13 @@ def write_link(name: str, text) -> None:
     Costs & groups wrote 11 and a price move 2; the browser's handling of those messages was
     10 ms of a move at a million rows (its CPU profile)."""
     key = link_key(name)
+    linked = st.session_state.setdefault(LINKED, {})  # kept on the pages after (`keep_link`)
     if text is None:
+        linked.pop(name, None)  # taken out by the page (a review limit's number while there is no limit)
         st.query_params.pop(key, None)
-    elif st.query_params.get_all(key) != (text if isinstance(text, list) else [text]):
+        return
+    linked[name] = _as_list(text)
+    if st.query_params.get_all(key) != linked[name]:
         st.query_params[key] = text
 
 
