@@ -91,8 +91,8 @@ def chart_text(figure) -> ChartText:
     >>> fig = go.Figure(go.Scatter(x=[0.1, 0.5], y=[2.0, 1.0], mode="lines", name="model &amp; co"))
     >>> _ = fig.update_layout(title="Cost", xaxis_title="cutoff", yaxis_title="cost per case")
     >>> alt = chart_text(fig)
-    >>> alt.sentence
-    'Cost: 1 line (model & co) of cost per case against cutoff.'
+    >>> alt.sentence  # the names quoted: a name may hold a comma
+    'Cost: 1 line (“model & co”) of cost per case against cutoff.'
     >>> alt.table.columns.tolist(), len(alt.table)  # one series: its name is in the sentence
     (['cutoff', 'cost per case'], 2)
     """
@@ -464,7 +464,7 @@ def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> s
         series.setdefault(kind, []).append(name)
     what = []
     for kind, names in series.items():
-        named = [n for n in names if n]
+        named = [quoted(n) for n in names if n]  # quoted: a name may hold a comma ("everyone, one cutoff")
         shown = ", ".join(named[:MAX_NAMED]) + (f" and {len(named) - MAX_NAMED} more" if len(named) > MAX_NAMED else "")
         what.append(_count(len(names), kind) + (f" ({shown})" if shown else ""))
     axes = (
@@ -493,6 +493,24 @@ def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> s
     if subtitle and subtitle not in rest and not subtitle.startswith(KEY_HEAD):
         title = f"{title or 'A chart'} ({subtitle})"
     return f"{title or 'A chart'}: {rest}."
+
+
+#: the quotes a series' name is read between, the first pair whose marks the name does not hold:
+#: a name (a user's group) may hold a comma, or quotes, and still reads as one name
+QUOTES = (("“", "”"), ("‘", "’"), ("«", "»"), ("‹", "›"), ("「", "」"))
+
+
+def quoted(name: str) -> str:
+    """`name` between quotes the list of a chart's series is read by: “everyone, one cutoff” is one
+    line, not two; a name that holds those quotes itself is put between another pair.
+
+    >>> quoted("everyone, one cutoff"), quoted('group x”, “y')
+    ('“everyone, one cutoff”', '‘group x”, “y’')
+    """
+    for left, right in QUOTES:
+        if left not in name and right not in name:
+            return f"{left}{name}{right}"
+    return f"{QUOTES[0][0]}{name}{QUOTES[0][1]}"  # every pair in the name: the count before the list still holds
 
 
 def _point_marks(trace: dict, x_title: str, y_title: str) -> list[str]:

@@ -33,7 +33,7 @@ def test_each_maps_words_name_its_policy_not_the_word_heatmap(answer):
         ):
             alt = chart_text(fig)
             assert SERIES not in alt.table  # one map: named in the sentence, not in a column repeating it
-            assert alt.sentence.startswith(f"{title}: 1 map ({policy}) of true class against decision")
+            assert alt.sentence.startswith(f"{title}: 1 map (“{policy}”) of true class against decision")
             assert fig.layout.title.subtitle.text == policy  # still drawn under the title
 
 

@@ -46,7 +46,7 @@ def test_a_cost_curve_says_its_lines_marks_and_numbers():
     fig = figures.cost_curve_figure(curves, figures.markers_frame(rec), unit="$", title="Cost", cap=0.3)
     alt = chart_text(fig)
     assert alt.sentence.startswith(  # the marker key under the title is not read: the marks are, by name
-        f"Cost: 3 lines (everyone, one cutoff, group {HOSTILE}, group plain) of cost per case ($) against cutoff"
+        f"Cost: 3 lines (“everyone, one cutoff”, “group {HOSTILE}”, “group plain”) of cost per case ($) against cutoff"
     )
     marks = alt.sentence.split("; marked: ")[1].split("; ")
     # the key points first: the review limit and what is recommended (a rule's marker or a line)
