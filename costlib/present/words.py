@@ -520,10 +520,13 @@ def recommendation_details(rec, unit: str, volume: float | None, *, sample: bool
 #: the end of an aside whose interval of how much cheaper reaches zero: its shown lower end may
 #: read "$0.00" (an interval that touches zero), which "within the noise" would contradict
 NOT_CLEARLY_CHEAPER = ", and that interval is not clearly above zero: the difference could be chance."
-#: after the rules that came out cheaper, once: why the recommendation stays ({kept}: what it is)
+#: after the rules that came out cheaper, once: why none changes the verdict, even one whose interval is
+#: wholly above zero (review 74). {picked}: ", “best single cutoff”" or ""; {kept}: what the verdict keeps
 FLATTERS = (
-    "Picking whichever rule looks cheapest on the rows it is judged on would flatter it, so the recommendation is "
-    "still {kept}."
+    "No rule above changes the verdict: it judges one rule{picked}, which the recommendation names before looking at "
+    "how the others did. Choosing afterwards whichever of several rules looks cheapest on the same rows would "
+    "flatter the one chosen: among several tries, one can come out cheaper by luck, even with its whole interval "
+    "above zero. So the recommendation is still {kept}."
 )
 
 
@@ -539,6 +542,8 @@ def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
     # the fairness rules' costs are the fairness section's to say: the report's audit judges them
     # beside the others, and listing them here made its asides differ from the page's
     rows = [row for row in rows if not R.is_fair(row[0])]
+    if not getattr(rec, "grouped", True):  # one group: "best cutoff per group" is the single cutoff (review 74)
+        rows = [row for row in rows if row[0] != R.COST_OPTIMAL]
     than = "" if ships else f" than {BASELINE_WORDS.get(rec.baseline, rec.baseline)}"
     kept = (
         f"the cutoff fitted on {fitted_rows(rec)}"
@@ -553,7 +558,9 @@ def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
             + (NOT_CLEARLY_CHEAPER if noise else ".")
         )
     # why the recommendation stays, said once after the rules (it was said after each, word for word: review 72)
-    return (*out, FLATTERS.format(kept=kept)) if out else ()
+    rule = getattr(rec, "rule", None)
+    picked = f", “{R.rule_words(rule)}”" if rule else ""
+    return (*out, FLATTERS.format(picked=picked, kept=kept)) if out else ()
 
 
 def verdict_flips(span) -> str:

@@ -53,8 +53,8 @@ def test_why_the_recommendation_stays_is_said_once_after_the_rules_that_came_out
         judged_on="test",
     )
     said = words.recommendation_asides(rec, "$")
-    assert len(said) == 3 and sum("would flatter it" in x for x in said) == 1
-    assert said[-1].startswith("Picking whichever rule looks cheapest") and said[-1].endswith(".")
+    assert len(said) == 3 and sum("would flatter the one chosen" in x for x in said) == 1
+    assert said[-1].startswith("No rule above changes the verdict") and said[-1].endswith(".")
     for rule in said[:2]:
         assert rule.startswith("“") and rule.endswith("not clearly above zero: the difference could be chance.")
     assert words.recommendation_asides(SimpleNamespace(cheaper_by_chance=[], judged_on="test"), "$") == ()
