@@ -21,9 +21,11 @@ adds ``reference``: the fitting rows' scores class by class, in buckets, with th
 whether they were calibrated (`costlib.watch.reference`), which Watch holds newer cases against
 before their outcomes arrive. Reading accepts every version up to the current one.
 
-``decision`` is the audit's recommendation (`Audit.summary`, unchanged), whichever rule the file
-ships. ``decision_is`` says in words what it is beside the rule the file ships (`_decision_is`):
-that rule, or another one given for comparison. When the file ships a rule other than the one
+``decision`` is the audit's recommendation (`Audit.summary`), whichever rule the file ships; its
+``recommended`` block says whether the file applies it (``"applied"``; when not, ``"not_applied"``:
+why, and what it applies instead: `_recommended`), added within version 8 as ``decision_is``.
+``decision_is`` says in words what it is beside the rule the file ships (`_decision_is`): that
+rule, or another one given for comparison. When the file ships a rule other than the one
 whose disparities ``decision.disparities`` holds (a fairness rule, or the choice without a model),
 ``disparities`` holds those of the rule it ships (`disparity.rule_disparities`, given the sweeps
 the audit was made from; null without them). Both are read by people, not by `load_policy`, so
@@ -95,6 +97,17 @@ DECISION_IS_NO_MODEL = (
     "ships; its recommended cutoffs are the model's best, not applied"
 )
 DECISION_IS_OTHER = "the audit's recommendation, for comparison: this file ships “{rule}”, not it"
+#: `_recommended`: why the ``decision.recommended`` block's rule is not what the file applies, in the block itself
+#: (``"applied": false`` beside it): a system or person reading "recommended" alone would ship the model's
+#: cutoff where the verdict keeps the choice without a model (review 74)
+NOT_APPLIED_NO_MODEL = (
+    'not applied: the verdict is “{verdict}”, so this file applies “{rule}”, which needs no model (its "rule" '
+    'and "thresholds"); these cutoffs are the model\'s best, for comparison only'
+)
+NOT_APPLIED_OTHER = (
+    'not applied: this file applies “{rule}” (its "rule" and "thresholds"); these cutoffs are the recommendation\'s, '
+    "for comparison only"
+)
 DISPARITIES_HERE = (
     '; "disparities" holds the disparities between the groups of “{rule}”, '
     'and "decision.disparities" those of “{recommended}”'
@@ -232,6 +245,18 @@ def _decision_is(audit, rule: str, disparities_written: bool) -> str:
     return head + tail.format(rule=words, recommended=R.rule_words(audit.disparities.rule))
 
 
+def _recommended(audit, summary: dict, rule: str) -> dict:
+    """The decision summary's ``recommended`` block (`Audit.summary`: its keys unchanged) saying whether
+    the file applies it: ``"applied"``, and when it does not (`rule`, the rule the file ships, is another),
+    ``"not_applied"``: why, and what the file applies instead (`NOT_APPLIED_NO_MODEL`, `NOT_APPLIED_OTHER`)."""
+    rec = audit.recommendation
+    block = {**summary["recommended"], "applied": rule == rec.rule}
+    if rule != rec.rule:
+        said = NOT_APPLIED_NO_MODEL if rule == rec.shipped_rule else NOT_APPLIED_OTHER
+        block["not_applied"] = said.format(verdict=rec.verdict, rule=R.rule_words(rule))
+    return block
+
+
 def policy_dict(
     audit,
     rule: str | None = None,
@@ -319,7 +344,7 @@ def policy_dict(
         },
         "decision_is": None,  # set below, once the disparities of the rule are known
         **({"disparities": None} if other else {}),
-        "decision": audit.summary(),
+        "decision": (summary := audit.summary()) | {"recommended": _recommended(audit, summary, rule)},
         "verdict": verdict,
         "headline": audit.verdict.headline if shipped else rule_verdict_sentence(rec, rule, audit.unit, judged=judged),
         **({"caveat": fair_cross_fitted_notes(True, [drift])[-1]} if drift is not None else {}),

@@ -33,6 +33,7 @@ from costlib.present.policy import (
     DECISION_IS_SHIPPED,
     DISPARITIES_HERE,
     DISPARITIES_NOT_HERE,
+    NOT_APPLIED_OTHER,
     load_policy,
     policy_dict,
     policy_json,
@@ -85,8 +86,15 @@ def test_a_fairness_rules_policy_says_decision_is_the_recommendation_given_for_c
         rule=FAIR, recommended=words
     )
     assert "for comparison" in policy["decision_is"] and FAIR in policy["decision_is"]
-    # decision is kept as the contract's summary of the recommendation, unchanged
-    assert policy["decision"] == audit.summary()
+    # decision is kept as the contract's summary of the recommendation, its recommended block saying
+    # that this file does not apply it (review 74)
+    summary = audit.summary()
+    recommended = policy["decision"]["recommended"]
+    assert policy["decision"] | {"recommended": summary["recommended"]} == summary
+    assert recommended == summary["recommended"] | {
+        "applied": False,
+        "not_applied": NOT_APPLIED_OTHER.format(rule=FAIR),
+    }
     assert policy["decision"]["recommended"]["rule"] == words
     assert policy["decision"]["disparities"]["rule"] == words
 

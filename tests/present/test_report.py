@@ -375,7 +375,17 @@ def test_policy_round_trip(audit, rule):
     assert back["verdict"] in VERDICTS and back["headline"].startswith(verdict_head(back["verdict"]))
     if rule == audit.recommendation.rule:
         assert back["headline"] == audit.verdict.headline
-    assert raw["decision"] == audit.summary()
+    # the contract's summary, its recommended block saying whether this file applies it (review 74)
+    summary = audit.summary()
+    applied = rule == audit.recommendation.rule
+    assert raw["decision"] | {"recommended": summary["recommended"]} == summary
+    assert {k: v for k, v in raw["decision"]["recommended"].items() if k not in ("applied", "not_applied")} == (
+        summary["recommended"]
+    )
+    assert (
+        raw["decision"]["recommended"]["applied"] is applied
+        and ("not_applied" in raw["decision"]["recommended"]) != applied
+    )
     assert raw["data"]["label"] == "two_year_recid" and raw["data"]["score"] == audit.recommendation.model
     assert back["review"] == {"reviewer": None, "date": None, "decision": None, "note": None}
     assert back["model_identity"] is None  # recorded only when given
