@@ -46,6 +46,12 @@ from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.loading.samples import is_sample
 from costlib.present import labels as t
+from costlib.present.value_limit_words import (
+    LimitCost,
+    answer_limit_cost,
+    threshold_limit_cost,
+    value_capacity_sentence,
+)
 from costlib.present.value_verdict import (
     lopsided_sentence,
     outcome_verdict,
@@ -62,13 +68,9 @@ from costlib.present.value_words import (
     VALUE_VERDICT_MORE,
     WORTH_AFTER_RESCALING,
     WORTH_BEFORE_RESCALING,
-    LimitCost,
-    answer_limit_cost,
     counts_only_value_sentence,
     no_calibration_note,
     separate_prices_detail,
-    threshold_limit_cost,
-    value_capacity_sentence,
     value_k_caption,
     value_lag_sentence,
     value_metrics,
@@ -126,13 +128,13 @@ class ValueAnswer:
     @property
     def threshold_limit_cost(self) -> LimitCost | None:
         """What the limit on the hand-overs costs the confidence threshold within it (the limit's box
-        says it: `value_words.threshold_limit_cost`); None without a limit."""
+        says it: `value_limit_words.threshold_limit_cost`); None without a limit."""
         return threshold_limit_cost(self.rec) if getattr(self.rec, "capacity", None) is not None else None
 
     @property
     def answer_limit_cost(self) -> LimitCost | None:
         """What the limit costs what the page says to do, the choice the verdict keeps or the threshold
-        it ships (the headline says it: `value_words.answer_limit_cost`); None without a limit."""
+        it ships (the headline says it: `value_limit_words.answer_limit_cost`); None without a limit."""
         return answer_limit_cost(self.rec) if getattr(self.rec, "capacity", None) is not None else None
 
     @property

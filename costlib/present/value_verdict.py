@@ -32,8 +32,8 @@ from costlib.present.amounts import (
 )
 from costlib.present.labels import whose_models
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
-from costlib.present.value_limit_words import SAME_PRICING, limit_month, said_digits, shown_gain
-from costlib.present.value_words import BASELINE_WORDS, answer_limit_cost, cancels_out
+from costlib.present.value_limit_words import SAME_PRICING, answer_limit_cost, limit_month, said_digits, shown_gain
+from costlib.present.value_words import BASELINE_WORDS, cancels_out
 from costlib.present.words import Verdict, fitted_rows, split_sentence, verdict_head
 
 LOPSIDED = 2.0  # a price of one mistake at least this many times the other's: the two pages can answer differently
@@ -151,7 +151,7 @@ def without_limit_sentence(
     volume: float,
     same_pricing: str = "",
 ) -> str:
-    """What the limit costs what the page says to do (`value_words.answer_limit_cost`: the choice the
+    """What the limit costs what the page says to do (`value_limit_words.answer_limit_cost`: the choice the
     verdict keeps, or the threshold it ships), as one sentence of the headline: never a worth above
     the one it is compared with. With a split, the worth without the limit is said as the headline
     says its own (per case and a month, at its decimals: `value_limit_words.said_digits`), and the

@@ -1,30 +1,23 @@
-"""The Value page's words and numbers: the tiles under the answer (`value_metrics`), what a
-limit on the hand-overs changes (`value_capacity_sentence`, the limit's labels), the captions and
-the notes of the sections below it.
+"""The Value page's words and numbers: the tiles under the answer (`value_metrics`), the labels of
+a limit on the hand-overs (what the limit changes and costs is `value_limit_words`'), the captions
+and the notes of the sections below it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from costlib import value
-from costlib.binary import honest as H
-from costlib.loading.messages import plural
 from costlib.present import page_answers
 from costlib.present.amounts import (
     cutoff_number,
     money,
     month_amount,
-    number,
     percent,
-    told_apart,
 )
 from costlib.present.calibration_words import NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS, same_rows_case
 from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
-from costlib.present.value_limit_words import SAME_PRICING, limit_month, shown_gain
-from costlib.present.words import fitted_rows
+from costlib.present.value_limit_words import shown_gain
 from costlib.value.per_outcome import OUTCOME_NEGATIVE, OUTCOME_POSITIVE
 
 
@@ -422,112 +415,6 @@ def value_picked_sentence(rec, *, sample: bool = False) -> str | None:
     if m <= 1 or not shown:
         return None
     return VALUE_MODELS_PICKED.format(whose=whose_models(sample), m=m, level=percent(1 - 0.05 / m))
-
-
-def _cases(x: float) -> str:
-    return number(x, 0)
-
-
-@dataclass(frozen=True)
-class LimitCost:
-    """What a limit on the hand-overs costs one choice within it, per case in right answers: the
-    best answer without the limit (`without`, ``rec.capacity.unlimited.value``) against the choice's
-    worth (`within`), both read on the same rows and at the same pricing."""
-
-    without: float
-    within: float
-
-    def less(self, worth: float) -> tuple[int, float]:
-        """(decimals, per case): the two worths in money (`worth` a right answer's) at the decimals that tell them
-        apart (`amounts.told_apart`), their difference as so shown, never below 0: whether the limit costs anything."""
-        without, within = self.without * worth, self.within * worth
-        digits = told_apart(without - within, within)
-        return digits, max(round(round(without, digits) - round(within, digits), digits), 0.0)
-
-
-def threshold_limit_cost(rec) -> LimitCost:
-    """What the limit costs the model's confidence threshold (the limit's box says it,
-    `value_capacity_sentence`). Without a split `rec.value` is cross-fitted and the answer without
-    the limit is not (its in-sample worth flatters it), so the threshold's in-sample worth is used."""
-    within = rec.value
-    if rec.estimate == H.CROSS_FITTED:
-        within = float(rec.models.set_index("model").loc[rec.model, "value"])
-    return LimitCost(float(rec.capacity.unlimited.value), float(within))
-
-
-def answer_limit_cost(rec) -> LimitCost:
-    """What the limit costs what the page says to do (the headline says it): the threshold's
-    (`threshold_limit_cost`) when the verdict ships it, else the worth of the choice the verdict
-    keeps (`ValueRecommendation.kept`), as the headline states it, whatever the reason it keeps it."""
-    cost = threshold_limit_cost(rec)
-    kept = getattr(rec, "kept", None)
-    return cost if kept is None else LimitCost(cost.without, float(kept[1]))
-
-
-def value_capacity_sentence(
-    rec, *, cap: float, volume: float, worth: float, unit: str, averaged: tuple[float, float] | None = None
-) -> str:
-    """What the limit of `cap` hand-overs a month changes (`rec.capacity`, from
-    `value.recommend_value` with a cap), and what one more case a month people take is worth.
-    `averaged`: the two prices (c_fp, c_fn) the answer within the limit prices at their average,
-    said with the comparison ("than without the limit at this same pricing"), as the headline says it."""
-    from costlib.core.ship import ADDS_NOTHING
-
-    same = ""
-    if averaged is not None:
-        same = f" {SAME_PRICING} (both kinds of wrong answer at their average, {money(sum(averaged) / 2, unit)})"
-
-    c = rec.capacity
-    u = c.unlimited
-    split = rec.judged_on == "test"
-    on_fit, on_judged = page_answers.value_rows(rec) if split else ("", "")
-    many = len(rec.models) > 1
-    who_u = f"{u.model} " if many else ""
-    who = rec.model if many else "the model"
-    take = f"People can take {_cases(cap)} {plural(round(float(cap)), 'case', 'cases')} a month"
-    if not c.binding:
-        return (
-            f"{take}, and the best threshold{on_fit} hands over {_cases(c.unlimited_fit_reject_rate * volume)} "
-            f"a month ({who_u}at confidence {cutoff_number(u.tau)} or more): "
-            f"the limit does not bind, so the answer is the same as without it{same}."
-        )
-    kept = getattr(rec, "kept", None)
-    at_random = kept is not None and kept[0] == value.HAND_AT_RANDOM and rec.status == ADDS_NOTHING
-    # what the sentence is about: handing cases over at random (the choice the verdict keeps), else the
-    # confidence threshold within the limit, whatever the verdict says to do (the headline says that)
-    # its month as the headline's, when the headline speaks of this threshold (`without_limit_sentence`)
-    limit = answer_limit_cost(rec) if at_random else threshold_limit_cost(rec)
-    month = limit_month(rec, limit, worth=worth, volume=volume, unit=unit)
-    cost = f"worth {month or 'no'} less{'' if month else ' a month'} than without the limit{same}{on_judged}"
-    if at_random:
-        within = (
-            f"no threshold that hands over so few does better than handing {_cases(cap)} cases to a person at "
-            f"random: that is {cost}"
-        )
-    elif not c.fit_reject_rate > 0:
-        within = f"the best is to let {who} answer every case (no threshold that hands over so few does better): {cost}"
-    else:
-        within = f"let {who} answer at confidence {cutoff_number(rec.tau)} or more: {cost}"
-    lines = [
-        f"{take}; the best threshold{on_fit} would hand over "
-        f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence {cutoff_number(u.tau)} or more). Within "
-        f"{_cases(cap)}, {within}."
-    ]
-    judged = rec.reject_rate * volume
-    if split and judged > cap * (1 + 1e-9):
-        lines.append(
-            f"On the test rows that threshold hands over {_cases(judged)} a month, more than {_cases(cap)}: a "
-            f"threshold chosen on {fitted_rows(rec)} keeps the limit there, and other rows come out a little above or "
-            "below it."
-        )
-    if np.isfinite(c.price):
-        lines.append(
-            f"Each extra case a month that people can take would be worth about {money(c.price * worth, unit)} "
-            f"a month{on_fit}; the returns shrink as the limit grows."
-            if c.price > 0
-            else f"One more case a month that people can take would be worth nothing more{on_fit}."
-        )
-    return " ".join(lines)
 
 
 #: the Value page's chart of worth against k, in words: its axis read "k: how much worse a wrong answer is than

@@ -31,8 +31,9 @@ from costlib.answers.value_sections import outcome_sweeps
 from costlib.core import settings
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present.value_limit_words import value_capacity_sentence
 from costlib.present.value_verdict import value_verdict
-from costlib.present.value_words import FITTED_RULE, VALUE_CAP_NO_VOLUME, value_capacity_sentence, value_metrics
+from costlib.present.value_words import FITTED_RULE, VALUE_CAP_NO_VOLUME, value_metrics
 
 
 @pytest.fixture(scope="module")
@@ -243,7 +244,7 @@ def test_without_a_split_the_limit_compares_worths_read_on_the_same_rows(no_spli
     said = re.search(r"worth \$([0-9,.]+) a month less", answer.limit_note)
     assert said is not None, answer.limit_note
     # the difference per case at the decimals that tell the two worths apart ($0.384 - $0.302), times
-    # the volume (`value_words.LimitCost.less`), as the headline's month is: $82, for $81.50
+    # the volume (`value_limit_words.LimitCost.less`), as the headline's month is: $82, for $81.50
     stated = float(said.group(1).replace(",", ""))
     assert stated == pytest.approx(answer.threshold_limit_cost.less(1.0)[1] * 1000.0)
     assert stated == pytest.approx((rec.capacity.unlimited.value - in_sample) * 1.0 * 1000.0, abs=0.5 + 1e-9)

@@ -21,7 +21,7 @@ from costlib.answers.value import value_answer
 from costlib.core.ship import SAVES
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
-from costlib.present.value_words import LimitCost, answer_limit_cost, threshold_limit_cost
+from costlib.present.value_limit_words import LimitCost, answer_limit_cost, threshold_limit_cost
 
 VOLUME = 10_000.0
 AVERAGED = {"": (1.0, 3.0)}  # two prices: under a limit, the answer prices both at their average, $2.00

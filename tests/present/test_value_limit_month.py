@@ -3,7 +3,7 @@
 The headline's decimals (`shown_gain`): the headline, the outcome headline and the tiles each
 called ``shown_saving(rec.value * worth, rec.baseline_value * worth, *gain)``. The month the
 limit costs (`limit_month`): the headline (`value_verdict.without_limit_sentence`) and the
-limit's box (`value_words.value_capacity_sentence`) each took the difference of two months, at
+limit's box (`value_limit_words.value_capacity_sentence`) each took the difference of two months, at
 decimals of their own choosing: where the threshold might gain (not distinguishable from chance),
 the headline said its worths at the gain's decimals ("$0.449 per case ($4,490 a month)", "$0.457
 per case ($4,570 a month)") while the box said the exact difference, "$75 a month" beside them.
@@ -20,9 +20,16 @@ import pytest
 
 from costlib.core.ship import ADDS_NOTHING, SAVES, UNCLEAR, WORSE
 from costlib.present import value_limit_words
-from costlib.present.value_limit_words import limit_month, said_digits, shown_gain
+from costlib.present.value_limit_words import (
+    LimitCost,
+    limit_month,
+    said_digits,
+    shown_gain,
+    threshold_limit_cost,
+    value_capacity_sentence,
+)
 from costlib.present.value_verdict import without_limit_sentence
-from costlib.present.value_words import LimitCost, threshold_limit_cost, value_capacity_sentence, value_metrics
+from costlib.present.value_words import value_metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESENT = ROOT / "costlib" / "present"
