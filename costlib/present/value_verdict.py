@@ -32,7 +32,14 @@ from costlib.present.amounts import (
 )
 from costlib.present.labels import whose_models
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
-from costlib.present.value_limit_words import SAME_PRICING, answer_limit_cost, limit_month, said_digits, shown_gain
+from costlib.present.value_limit_words import (
+    SAME_PRICING,
+    answer_limit_cost,
+    gain_clause,
+    limit_month,
+    said_digits,
+    shown_gain,
+)
 from costlib.present.value_words import BASELINE_WORDS, cancels_out
 from costlib.present.words import Verdict, fitted_rows, split_sentence, verdict_head
 
@@ -390,7 +397,7 @@ def value_verdict(
     return done(
         "success",
         f"{lead} {who} answer when its confidence is at least {cutoff_number(rec.tau)} and hand the other {handed}. "
-        f"It is worth {worth_text}, {against}" + (f" ({iv} of the gain)." if iv else "."),
+        f"It is worth {worth_text}, {against}{gain_clause(rec, worth, unit, volume)}.",
     )
 
 
@@ -503,5 +510,5 @@ def outcome_verdict(
     return done(
         "success",
         f"{head}: let {who} {_accepts(rec)}, and hand the other {handed}. It is worth {cash(rec.value, digits)}, "
-        f"{against}" + (f" ({iv} of the gain)." if iv else "."),
+        f"{against}{gain_clause(rec, worth, unit, volume)}.",
     )
