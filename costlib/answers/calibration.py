@@ -31,7 +31,7 @@ from costlib.present import calibration_group_words as gw
 from costlib.present import calibration_money as cm
 from costlib.present import calibration_words as cw
 from costlib.present import words
-from costlib.present.amounts import per_case_and_month, percent
+from costlib.present.amounts import percent
 from costlib.present.calibration_figures import reliability_diagram
 from costlib.stats.bootstrap import paired_difference_interval
 from costlib.value.contract import row_values
@@ -175,10 +175,12 @@ def reliability(
         {
             c["probabilities"]: [cm.AS_GIVEN_ROW, cm.RESCALED_ROW],
             c["at_cutoff"]: vt["value at tau*"].map(  # at the decimals the answer says them at
-                lambda x: per_case_and_month(x * worth, volume, unit, digits=digits, beside=ends)
+                lambda x: cw.worth_said(x * worth, volume, unit, digits=digits, beside=ends)
             ),
             c["handed"]: vt["reject rate at tau*"].map(percent),
-            c["at_best"]: vt["value at best tau"].map(lambda x: per_case_and_month(x * worth, volume, unit)),
+            c["at_best"]: vt["value at best tau"].map(  # the same decimals: "$0.465 ($4,650)", not "($4,647)"
+                lambda x: cw.worth_said(x * worth, volume, unit, digits=digits, beside=ends)
+            ),
         }
     )
     verdict = cw.rescale_verdict(

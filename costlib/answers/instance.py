@@ -14,7 +14,7 @@ from costlib.core.escaping import plain
 from costlib.instance import NecSweeps, nec_curve, nec_money, recommend_nec
 from costlib.present import figures, page_answers, training_page, words
 from costlib.present import labels as t
-from costlib.present.amounts import cutoff_number, money, month_money
+from costlib.present.amounts import cutoff_number, money, month_amount
 from costlib.present.plotting import mark_x
 from costlib.present.training_page import NO_MISTAKE_PRICE
 
@@ -268,20 +268,28 @@ def instance_cutoff(
     fig = figures.nec_error_figure(
         overall.assign(label=overall["option"]), title=t.INSTANCE_BARS.format(cutoff=cutoff_number(threshold))
     )
+    # every cost per case and a month at the decimals the answer says its costs at (`page_answers.nec_shown`)
+    digits, _, ends = page_answers.nec_shown(answer.rec, price)
     return AtCutoff(
         fig,
-        _shown(overall_csv, money_column, unit, volume),
+        _shown(overall_csv, money_column, unit, volume, shown_at={"digits": digits, "beside": ends}),
         _shown(by_group_csv, money_column, unit, None),  # a group's share of the month is not known here
         overall_csv,
         by_group_csv,
     )
 
 
-def _shown(frame: pd.DataFrame, money_column: str, unit: str, volume: float | None) -> pd.DataFrame:
-    """A table as the page shows it: the columns in plain words, money as text (a month at `volume`)."""
+def _shown(
+    frame: pd.DataFrame, money_column: str, unit: str, volume: float | None, *, shown_at: dict | None = None
+) -> pd.DataFrame:
+    """A table as the page shows it: the columns in plain words, money as text (a month at `volume`). `shown_at`:
+    the decimals the answer shows its costs at and the interval they are cut to (`page_answers.nec_shown`): each
+    cost per case at them, its month as the amount reads (`amounts.month_figure`), so that the rows of the answer's
+    model and of the choice without one read the answer's "$0.036 per case ($360 a month)", not "$0.036 | $364"."""
     cost = frame[money_column].to_numpy(float)
     out = frame[[c for c in t.INSTANCE_COLUMNS if c in frame]].rename(columns=t.INSTANCE_COLUMNS)
-    out[t.COST_PER_CASE] = [money(x, unit) for x in cost]
+    shown_at = shown_at or {}
+    out[t.COST_PER_CASE] = [money(x, unit, digits=shown_at.get("digits")) for x in cost]
     if volume:
-        out[t.COST_A_MONTH] = [month_money(x * volume, unit) for x in cost]
+        out[t.COST_A_MONTH] = [month_amount(x, volume, unit, **shown_at) for x in cost]
     return out

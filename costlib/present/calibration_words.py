@@ -450,6 +450,17 @@ def worth_digits(after: float, before: float, *, low: float, high: float, fit_on
     return (*apart(after, before), None)
 
 
+def worth_said(x: float, volume, unit: str = "", *, digits: int, beside) -> str:
+    """A worth per case and a month as the answer and its table say it (`worth_digits`' `digits` and `beside`): the
+    month of the worth as shown, times the cases (`amounts.month_figure`), also where the gain has no interval to
+    cut the decimals to: COMPAS read "$0.112 per case ($1,124 a month)" (review 74).
+
+    >>> worth_said(0.11238, 10_000, "$", digits=3, beside=None)
+    '$0.112 per case ($1,120 a month)'
+    """
+    return per_case_and_month(round(x, digits), volume, unit, digits=digits, beside=beside)
+
+
 def rescale_verdict(
     model: str,
     probabilities: Verdict,
@@ -507,7 +518,7 @@ def rescale_verdict(
     name = shorten(model)
     # the gain as the difference of the two worths shown, at the decimals `worth_digits` shows them
     digits, shown, ends = worth_digits(after, before, low=low, high=high, fit_on=fit_on)
-    was, now = (per_case_and_month(x, volume, unit, digits=digits, beside=ends) for x in (before, after))
+    was, now = (worth_said(x, volume, unit, digits=digits, beside=ends) for x in (before, after))
     month = month_difference(before, after, volume, unit, digits=digits, beside=ends)
     gain = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
     said = [x for x in (cutoff is not None and cutoff_number(cutoff), priced and f"each wrong answer at {priced}") if x]

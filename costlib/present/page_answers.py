@@ -270,6 +270,19 @@ def _where_mistakes_fall(rec) -> str:
     )
 
 
+def nec_shown(rec, price: float = 1.0) -> tuple[int, float, tuple[float, float]]:
+    """(decimals, saving, beside) of the Instance costs answer (an `instance.NecRecommendation`, a mistake on a
+    typical case at `price`): the decimals its two costs are shown at (`amounts.shown_saving`, cut to the saving's
+    95% interval `beside`), the saving as their shown difference. The answer (`nec_verdict`) and the table below it
+    (`answers.instance.instance_cutoff`) read every cost per case and a month at them, so that the table reads the
+    answer's figures: a first read found "$0.036 per case ($360 a month)" above a row "$0.036 | $364"."""
+    from costlib.instance import nec_money
+
+    ends = (float(nec_money(rec.saving_low, price)), float(nec_money(rec.saving_high, price)))
+    digits, shown = shown_saving(float(nec_money(rec.baseline_nec, price)), float(nec_money(rec.nec, price)), *ends)
+    return digits, shown, ends
+
+
 def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None = None) -> Verdict:
     """The Instance costs page's one answer (an `instance.NecRecommendation`: its status is the
     ship rule's, `core.ship.saving_status`, on its own interval), in money: `price` (in `unit`)
@@ -281,8 +294,11 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
     def cash(x: float) -> float:
         return float(nec_money(x, price))
 
-    def per_case(x: float) -> str:
-        return per_case_and_month(cash(x), volume, unit)
+    # the two costs at the decimals their difference needs, the saving as their shown difference (`nec_shown`)
+    digits, shown, ends = nec_shown(rec, price)
+
+    def per_case(x: float) -> str:  # a month as the amount reads at those decimals (`amounts.month_figure`)
+        return per_case_and_month(cash(x), volume, unit, digits=digits, beside=ends)
 
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
     details = tuple(
@@ -313,13 +329,8 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
             details[-1:],  # how the money follows; where a model not shipped errs is beside the point
         )
     how = f"flag a case when the score of “{model}” is at least {cutoff_number(rec.threshold)} ({fitted})"
-    # the two costs at the decimals their difference needs, the saving as their shown difference
-    ends = (cash(rec.saving_low), cash(rec.saving_high))  # the interval the decimals are cut to: a month reads at them
-    digits, shown = shown_saving(cash(rec.baseline_nec), cash(rec.nec), *ends)
     iv = interval(*ends, unit, of="the saving", digits=digits)
-    cost, base_cost = (
-        per_case_and_month(cash(x), volume, unit, digits=digits, beside=ends) for x in (rec.nec, rec.baseline_nec)
-    )
+    cost, base_cost = (per_case(x) for x in (rec.nec, rec.baseline_nec))
     month = a_month(shown, volume, unit, digits=digits, beside=ends, month_of=cash(rec.saving))
     saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
     if verdict == R.NOT_CLEARLY:

@@ -89,13 +89,21 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
     # each saving at the decimals the headline reads it at (`amounts.shown_saving`: no more than its
     # interval's width warrants, never half as much again as it is): a last read found the best
     # cutoff's "$0.00" here beside the headline's "$0.002 per case more" (COMPAS at $3 / $10)
-    apart = [
-        shown_saving(c - v, c, -b, -a)[0] if np.isfinite(v) else None
+    said = [
+        shown_saving(c - v, c, -b, -a) if np.isfinite(v) else (None, None)
         for c, v, a, b in zip(o["cost_per_case"], o["vs_baseline"], o["vs_low"], o["vs_high"], strict=True)
     ]
     # one column, one precision: every saving at the finest decimals any row's needs (`column_digits`), so
     # that the column reads evenly, not "$0.11" above "$0.004"
-    apart = [column_digits((), digits=apart)] * len(apart)
+    d = column_digits((), digits=[x for x, _ in said])
+    apart = [d] * len(said)
+    # a saving at its own decimals is the difference of the two costs as shown (`shown_saving`), not the saving
+    # rounded on its own; the model's best rule reads the headline's own figure, at its decimals (a first read
+    # found "$0.358" in the row the headline said "saves $0.357 per case" of: Screening, $1 / $3)
+    savings = [-v if x != d else s for v, (x, s) in zip(o["vs_baseline"], said, strict=True)]
+    said_at, saving = _headline_saving(rec) if np.isfinite(rec.cost) else (None, None)
+    if rec.rule in o.index and said_at == d:  # finer where another row needs it: one column, one precision
+        savings[list(o.index).index(rec.rule)] = saving
     return pd.DataFrame(
         {
             "rule": [
@@ -113,15 +121,20 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
             "flagged": [share_cell(x) for x in o["flagged_rate"]],
             **_cost_columns(o, m),
             # a saving and its interval beside it at one number of decimals (`apart`, above)
-            f"saving against {base}": [
-                "–" if x else m(-v, d) for v, d, x in zip(o["vs_baseline"], apart, over, strict=True)
-            ],
+            f"saving against {base}": ["–" if x else m(v, d) for v, d, x in zip(savings, apart, over, strict=True)],
             "95% interval of the saving": [
                 "–" if x else _interval_cell(-b, -a, lambda y, d=d: m(y, d))
                 for a, b, d, x in zip(o["vs_low"], o["vs_high"], apart, over, strict=True)
             ],
         }
     )
+
+
+def _headline_saving(rec: D.Recommendation) -> tuple[int, float]:
+    """(decimals, saving) of the model's best rule as the answer's headline says them
+    (`words.recommendation_verdict`): `amounts.shown_saving` of its cost against the choice without a model,
+    cut to the saving's interval, so that the rules table reads the same figure."""
+    return shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)
 
 
 def rules_overall_columns(results: RuleResults) -> dict:

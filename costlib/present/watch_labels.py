@@ -9,7 +9,7 @@ a ``{name}`` format only through the page's escaping (`costlib.core.escaping`), 
 from __future__ import annotations
 
 from costlib.loading.messages import q
-from costlib.present.amounts import a_month, month_money, number
+from costlib.present.amounts import a_month, money_digits, month_money, number
 from costlib.present.labels import NEEDS, VOLUME_LABEL
 from costlib.watch.periods import FREQS
 
@@ -433,7 +433,15 @@ def month_at(
     " ($129 a week in the file's 1,500 cases a week)"
     >>> month_at(0.086, [], "month", "$", 0)
     ''
+
+    The month is of `per_case` as the sentence shows it (`amounts.money`'s decimals), times the cases, as a
+    month reads by the house rule (`amounts.month_figure`): the built-in year's $0.0858 read "about $0.086 per
+    case more ($858 a month ...)" (review 74).
+
+    >>> month_at(0.0858, [], "month", "$", 10000), month_at(0.0858, [{"n": 1500}], "week", "$")
+    (' ($860 a month at your 10,000 cases a month)', " ($129 a week in the file's 1,500 cases a week)")
     """
+    per_case = round(per_case, money_digits(per_case))  # as `money` shows it beside the month
     if volume is not None:
         month = a_month(per_case, volume, unit)
         return f" ({MONTH_AT_YOURS.format(month=month, cases=number(volume, 0), whose=whose)})" if month else ""
