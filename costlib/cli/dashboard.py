@@ -138,7 +138,8 @@ def add_parser(sub) -> None:
         default="auto",
         metavar="N",
         help="N servers behind the one port, each its own interpreter (costlib.cli.balancer); default auto: "
-        "one a core, at most 4, each with 1 GB or more of the memory budget; 1: one server, no balancer",
+        "one a core, at most 4, each with a share of the memory budget no smaller than one upload's; "
+        "1: one server, no balancer",
     )
     p.add_argument("flags", nargs="*", metavar="STREAMLIT_FLAG", help="a flag for streamlit run (passed through)")
 

@@ -20,7 +20,6 @@ START_SECONDS = 120.0  # each server imports the pages' modules before it listen
 OFF = {"false", "0", "no"}
 AUTO = "auto"  # --processes without a count: `auto_count`, the default
 AUTO_MOST = 4  # servers `auto_count` starts at most: a room of reviewers, not a server farm
-AUTO_SHARE_MB = 1024  # memory each of them keeps at least (one upload may take a server's share)
 
 
 def processes_flag(flags: list[str]) -> tuple[int | None, list[str]]:
@@ -56,14 +55,15 @@ def cores() -> int:
 
 def auto_count(flags: list[str]) -> tuple[int, str | None]:
     """(how many servers the dashboard starts without ``--processes``, why it is one when the
-    machine has more cores: None otherwise). One a core, at most `AUTO_MOST`, each with at least
-    `AUTO_SHARE_MB` of the memory budget (`server_environment` splits it), and one when the flags
+    machine has more cores: None otherwise). One a core, at most `AUTO_MOST`, each with a share of the
+    memory budget (`server_environment` splits it) no smaller than one upload's budget (the largest
+    upload a server takes is its share: the default would not shrink it), and one when the flags
     rule out the balancer (`refusal`: XSRF off, TLS), which then serves as it always did. People
     moving prices at the same time on one server wait for each other (issue 39), so a machine
     with cores to spare answers them at once unless told otherwise."""
-    from costlib.loading.budget import server_memory_budget
+    from costlib.loading.budget import server_memory_budget, upload_memory_budget
 
-    count = min(cores(), AUTO_MOST, max(1, server_memory_budget() // 2**20 // AUTO_SHARE_MB))
+    count = min(cores(), AUTO_MOST, max(1, server_memory_budget() // upload_memory_budget()))
     why = refusal(count, flags) if count > 1 else None
     return (1, why) if why is not None else (count, None)
 
@@ -233,10 +233,11 @@ def spread(count: int, flags: list[str]) -> int:
     if why is not None:
         print(f"costlib dashboard: cannot listen on port {port}: {why}.", file=sys.stderr)
         return 1
-    ports = [_free_port() for _ in range(count)]
+    ports: list[int] = []  # each taken when its server starts, not tens of seconds before
     quiet = [] if served("logger.level", flags, "") else ["--logger.level", "warning"]  # not their loopback ports
 
     def launch(i: int) -> subprocess.Popen:
+        ports.append(_free_port())
         return subprocess.Popen(
             [sys.executable, "-m", "costlib", "dashboard", "--processes", "1", *quiet, *rest]
             + ["--server.headless", "true"]
@@ -249,23 +250,27 @@ def spread(count: int, flags: list[str]) -> int:
 
     # the first server warms up alone and the dashboard listens once it answers; the others start
     # then and take new browsers as they answer (warming up together, each took two to three times
-    # as long, and so did the first page)
+    # as long, and so did the first page); one that does not answer in time is let go, not the dashboard
     servers = [launch(0)]
     try:
         deadline = time.monotonic() + START_SECONDS
-        late = "costlib dashboard: {} of the {} servers did not start within {:.0f} s."
         while not _healthy(ports[0], base):
             if servers[0].poll() is not None:
                 print("costlib dashboard: a server stopped while starting (its error is above).", file=sys.stderr)
                 return 1
             if time.monotonic() > deadline:
-                print(late.format(count, count, START_SECONDS), file=sys.stderr)
+                late = f"the first server did not start within {START_SECONDS:.0f} s."
+                print(f"costlib dashboard: {late}", file=sys.stderr)
                 return 1
             time.sleep(0.2)
         servers += [launch(i) for i in range(1, count)]
         deadline = time.monotonic() + START_SECONDS
         waiting = set(range(1, count))
+        dropped: set[int] = set()  # servers let go: not started in time
         balancer = Balancer([("127.0.0.1", p) for p in ports], ready={0})
+
+        def running() -> list[subprocess.Popen]:
+            return [s for i, s in enumerate(servers) if i not in dropped]
 
         async def main() -> int:
             stop = asyncio.Event()
@@ -275,7 +280,7 @@ def spread(count: int, flags: list[str]) -> int:
 
             async def watch() -> None:
                 while not stop.is_set():
-                    if any(s.poll() is not None for s in servers):
+                    if any(s.poll() is not None for s in running()):
                         print("costlib dashboard: a server stopped; stopping the others.", file=sys.stderr)
                         stop.set()
                     for i in sorted(waiting):  # the others join as they finish their warm-up
@@ -285,8 +290,15 @@ def spread(count: int, flags: list[str]) -> int:
                             if not waiting:
                                 print(f"costlib dashboard: all {count} servers answer.", flush=True)
                     if waiting and time.monotonic() > deadline:
-                        print(late.format(len(waiting), count, START_SECONDS), file=sys.stderr)
-                        stop.set()
+                        print(
+                            f"costlib dashboard: {len(waiting)} of the {count} servers did not start within "
+                            f"{START_SECONDS:.0f} s; the other {count - len(waiting)} go on serving.",
+                            file=sys.stderr,
+                        )
+                        for i in waiting:
+                            servers[i].terminate()
+                        dropped.update(waiting)
+                        waiting.clear()
                     await asyncio.sleep(1.0 if not waiting else 0.2)
 
             watcher = asyncio.create_task(watch())
@@ -300,9 +312,11 @@ def spread(count: int, flags: list[str]) -> int:
                 return 1
             finally:
                 watcher.cancel()
-            return 0 if all(s.poll() is None for s in servers) else 1
+            return 0 if all(s.poll() is None for s in running()) else 1
 
         return asyncio.run(main())
+    except KeyboardInterrupt:  # Ctrl-C while the first server warms up: its servers stop below, no traceback
+        return 130
     finally:
         for s in servers:
             if s.poll() is None:

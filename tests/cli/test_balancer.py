@@ -198,8 +198,9 @@ def test_one_process_is_the_plain_server_and_the_count_is_read_in_either_form():
 
 
 def test_without_a_count_the_dashboard_starts_one_server_a_core_within_the_memory_and_flags(monkeypatch):
-    from costlib.loading.budget import SERVER_MEMORY_ENV
+    from costlib.loading.budget import SERVER_MEMORY_ENV, UPLOAD_MEMORY_ENV
 
+    monkeypatch.setenv(UPLOAD_MEMORY_ENV, "1024")
     assert spread.processes_flag(["--a"]) == (None, ["--a"])
     assert spread.processes_flag(["--processes", "auto"]) == (None, [])
     monkeypatch.setenv(SERVER_MEMORY_ENV, "64000")
@@ -208,7 +209,11 @@ def test_without_a_count_the_dashboard_starts_one_server_a_core_within_the_memor
     monkeypatch.setattr(spread, "cores", lambda: 32)
     assert spread.auto_count([]) == (spread.AUTO_MOST, None)  # a room of reviewers, not a farm
     monkeypatch.setenv(SERVER_MEMORY_ENV, "2500")
-    assert spread.auto_count([]) == (2, None)  # each keeps 1 GB or more of the budget
+    assert spread.auto_count([]) == (2, None)  # each keeps a share no smaller than one upload's budget
+    monkeypatch.setenv(UPLOAD_MEMORY_ENV, "4096")
+    monkeypatch.setenv(SERVER_MEMORY_ENV, "4096")  # half of an 8 GB machine: one server takes the largest upload
+    assert spread.auto_count([]) == (1, None)
+    monkeypatch.setenv(UPLOAD_MEMORY_ENV, "1024")
     monkeypatch.setattr(spread, "cores", lambda: 1)
     assert spread.auto_count([]) == (1, None)
     monkeypatch.setattr(spread, "cores", lambda: 2)
@@ -416,3 +421,43 @@ def test_a_port_in_use_is_said_before_the_servers_start(capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"costlib dashboard: cannot listen on port {port}: ") and "Traceback" not in err
     assert spread.port_taken("127.0.0.1", port) is None
+
+
+def test_a_server_that_does_not_start_in_time_is_let_go_and_the_others_go_on_serving(monkeypatch, capsys):
+    import subprocess
+
+    class Running:
+        made: list = []
+
+        def __init__(self, cmd, **kw):
+            self.cmd, self.stopped = cmd, False
+            Running.made.append(self)
+
+        def poll(self):
+            return 0 if self.stopped else None
+
+        def wait(self, timeout=None):
+            return 0
+
+        def terminate(self):
+            self.stopped = True
+
+    async def serve(self, host, port, stop):  # serve for a while: long enough for the second to be late
+        import contextlib
+
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 2.0)
+        assert self.ready == {0}  # no browser was sent to the late one
+        first, second = Running.made
+        assert second.stopped and not first.stopped and not stop.is_set()  # let go, the first serving on
+
+    ports = iter([40001, 40002])
+    monkeypatch.setattr(spread, "_free_port", lambda: next(ports))
+    monkeypatch.setattr(subprocess, "Popen", Running)
+    monkeypatch.setattr(balancer.Balancer, "serve", serve)
+    monkeypatch.setattr(spread, "_healthy", lambda port, base: port == 40001)  # the second never answers
+    monkeypatch.setattr(spread, "START_SECONDS", 0.5)
+    assert spread.spread(2, ["--server.address", "127.0.0.1", "--server.port", "0"]) == 0  # served on
+    err = capsys.readouterr().err
+    assert "1 of the 2 servers did not start within 0 s; the other 1 go on serving." in err
+    assert "a server stopped" not in err  # letting it go did not stop the dashboard

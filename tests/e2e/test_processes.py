@@ -28,6 +28,7 @@ def test_tabs_behind_the_balancer_each_keep_their_upload_and_download(new_page, 
     deadline = time.monotonic() + 120  # the second server starts once the first answers: wait for it to join
     while "all 2 servers answer" not in server.log_tail() and time.monotonic() < deadline:
         time.sleep(0.5)
+    assert "all 2 servers answer" in server.log_tail(), server.log_tail()  # else every tab is on the first
     try:
         rows = (300, 500, 700, 900)
         files = [predictions(tmp_path / f"preds{i}.csv", n, i) for i, n in enumerate(rows)]
