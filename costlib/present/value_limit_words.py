@@ -35,18 +35,36 @@ def shown_gain(rec, worth: float) -> tuple[int, float]:
     return shown_saving(rec.value * worth, rec.baseline_value * worth, *ends)
 
 
+def gain_month(rec, worth: float, volume: float | None, unit: str) -> str:
+    """What the threshold gains a month ('$1,040 a month'; '' without a volume): the difference of the two
+    worths' months as the headline shows them (`amounts.month_difference`), so that the headline's
+    "a gain of ... $1,040 a month" and the "Gain a month" tile say one figure at any volume (the tile read
+    the shown gain times the volume: $235 beside the headline's $234 at 12,345 cases)."""
+    digits = shown_gain(rec, worth)[0]
+    gain = (rec.gain_low * worth, rec.gain_high * worth)
+    return month_difference(rec.baseline_value * worth, rec.value * worth, volume, unit, digits=digits, beside=gain)
+
+
 def gain_clause(rec, worth: float, unit: str, volume: float | None) -> str:
     """What the Value headline says the threshold gains over the choice without it, after the two worths
-    (': a gain of $0.104 per case ($1,040 a month; 95% interval $0.072 to $0.137)'): the worths as shown
-    subtract to it, and its month is their months' difference (`amounts.month_difference`). The interval
-    read "($0.311 per case ... for letting the model answer every case (95% interval ... of the gain)",
-    beside the worth without the threshold, of a gain no sentence named (review 74)."""
+    (': a gain of $0.104 per case (95% interval $0.072 to $0.137), $1,040 a month'): the worths as shown
+    subtract to it, and its month is their months' difference (`gain_month`). The interval read "($0.311
+    per case ... for letting the model answer every case (95% interval ... of the gain)", beside the worth
+    without the threshold, of a gain no sentence named (review 74); it sits beside the per-case gain it is
+    the interval of, not beside the month.
+
+    >>> from types import SimpleNamespace as R
+    >>> gain_clause(R(value=0.415, baseline_value=0.311, gain_low=0.072, gain_high=0.137), 1.0, "$", 12_345)
+    ': a gain of $0.104 per case (95% interval $0.072 to $0.137), $1,284 a month'
+    """
     digits, shown = shown_gain(rec, worth)
-    gain = (rec.gain_low * worth, rec.gain_high * worth)
-    iv = interval(*gain, unit, digits=digits)
-    month = month_difference(rec.baseline_value * worth, rec.value * worth, volume, unit, digits=digits, beside=gain)
-    inside = "; ".join(x for x in (month, iv) if x)
-    return f": a gain of {money(shown, unit, digits=digits)} per case" + (f" ({inside})" if inside else "")
+    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
+    month = gain_month(rec, worth, volume, unit)
+    return (
+        f": a gain of {money(shown, unit, digits=digits)} per case"
+        + (f" ({iv})" if iv else "")
+        + (f", {month}" if month else "")
+    )
 
 
 def said_digits(rec, worth: float) -> int | None:
@@ -117,6 +135,8 @@ def limit_month(rec, cost: LimitCost, *, worth: float, volume: float | None, uni
     gain = (rec.gain_low * worth, rec.gain_high * worth)
     at = {"digits": said_digits(rec, worth), "beside": gain}
     month = month_difference(cost.within * worth, cost.without * worth, volume, unit, **at)
+    if month and not any(c in "123456789" for c in month):  # the months as shown are the same: not "$0 a month"
+        return None
     return month or f"{money(less, unit, digits=digits)} per case"
 
 

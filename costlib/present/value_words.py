@@ -17,7 +17,7 @@ from costlib.present.amounts import (
 )
 from costlib.present.calibration_words import NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS, same_rows_case
 from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
-from costlib.present.value_limit_words import shown_gain
+from costlib.present.value_limit_words import gain_month, shown_gain
 from costlib.value.per_outcome import OUTCOME_NEGATIVE, OUTCOME_POSITIVE
 
 
@@ -359,8 +359,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         },
         {
             "label": "Gain a month",
-            "value": month_amount(shown, volume, unit, digits=digits, beside=ends, month_of=rec.gain * worth)
-            or "set a volume",
+            "value": gain_month(rec, worth, volume, unit).removesuffix(" a month") or "set a volume",
             "help": f"The gain per case times {volume:,.0f} cases a month.",
         },
         *(

@@ -22,6 +22,7 @@ from costlib.core.ship import ADDS_NOTHING, SAVES, UNCLEAR, WORSE
 from costlib.present import value_limit_words
 from costlib.present.value_limit_words import (
     LimitCost,
+    gain_clause,
     limit_month,
     said_digits,
     shown_gain,
@@ -110,7 +111,7 @@ def _calls(path: Path, name: str) -> list[str]:
 def test_each_idea_is_computed_in_its_one_home(module):
     """No other function of the Value page's words takes the limit's month or the gain's decimals itself."""
     path = PRESENT / module
-    assert set(_calls(path, "month_difference")) <= {"limit_month", "gain_clause"}  # two months, one home each
+    assert set(_calls(path, "month_difference")) <= {"limit_month", "gain_month"}  # two months, one home each
     assert set(_calls(path, "shown_saving")) <= {"shown_gain"}
 
 
@@ -118,3 +119,22 @@ def test_a_month_that_costs_nothing_is_none_and_without_a_volume_a_case():
     rec = _rec(SAVES)
     assert limit_month(rec, LimitCost(0.40, 0.40), worth=1.0, volume=10_000.0, unit="$") is None
     assert limit_month(rec, LimitCost(0.45653, 0.44903), worth=1.0, volume=None, unit="$") == "$0.0075 per case"
+
+
+def test_the_gain_a_month_is_one_figure_in_the_headline_and_its_tile_at_any_volume():
+    """At 12,345 cases the tile read the shown gain times the volume ($235) beside the headline's
+    difference of the two months it shows ($234): both now read `gain_month`."""
+    rec = _rec(SAVES, value=0.401, baseline_value=0.382, gain=0.019, gain_low=0.010, gain_high=0.030)
+    clause = gain_clause(rec, 1.0, "$", 12_345)
+    tiles = {t["label"]: t["value"] for t in value_metrics(rec, worth=1.0, unit="$", volume=12_345.0)}
+    assert clause.endswith(", $234 a month") and tiles["Gain a month"] == "$234", (clause, tiles)
+    # the interval sits beside the per-case gain it is of, not after the month
+    assert "a gain of $0.019 per case (95% interval $0.010 to $0.030)" in clause
+
+
+def test_a_limit_whose_months_read_the_same_costs_nothing_not_zero_a_month():
+    """$0.44903 against $0.44930: at the headline's decimals both months read $4,490, so the headline
+    does not say "That is $0 a month less"."""
+    rec = _rec(SAVES)
+    cost = LimitCost(without=0.44930, within=0.44903)
+    assert limit_month(rec, cost, worth=1.0, volume=10_000, unit="$") is None

@@ -109,5 +109,5 @@ def test_a_gain_that_ships_keeps_its_ends_off_zero_and_its_decimals_at_the_width
     # interval sits beside it, not after the worth without the threshold (review 74)
     assert (
         "for letting the model answer every case: a gain of $0.078 per case "
-        "($780 a month; 95% interval $0.053 to $0.101)." in v.headline
+        "(95% interval $0.053 to $0.101), $780 a month." in v.headline
     ), v.headline
