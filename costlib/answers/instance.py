@@ -285,11 +285,17 @@ def _shown(
     """A table as the page shows it: the columns in plain words, money as text (a month at `volume`). `shown_at`:
     the decimals the answer shows its costs at and the interval they are cut to (`page_answers.nec_shown`): each
     cost per case at them, its month as the amount reads (`amounts.month_figure`), so that the rows of the answer's
-    model and of the choice without one read the answer's "$0.036 per case ($360 a month)", not "$0.036 | $364"."""
+    model and of the choice without one read the answer's "$0.036 per case ($360 a month)", not "$0.036 | $364"; a
+    cost those decimals would round to nothing reads at its own ("$0.0043 | $43", not "$0.00 | $0")."""
     cost = frame[money_column].to_numpy(float)
     out = frame[[c for c in t.INSTANCE_COLUMNS if c in frame]].rename(columns=t.INSTANCE_COLUMNS)
     shown_at = shown_at or {}
-    out[t.COST_PER_CASE] = [money(x, unit, digits=shown_at.get("digits")) for x in cost]
+    digits = shown_at.get("digits")
+
+    def at(x: float) -> dict:  # a cost the answer's decimals would round to nothing reads at its own
+        return shown_at if digits is None or x == 0 or round(x, digits) != 0 else {}
+
+    out[t.COST_PER_CASE] = [money(x, unit, digits=at(x).get("digits")) for x in cost]
     if volume:
-        out[t.COST_A_MONTH] = [month_amount(x, volume, unit, **shown_at) for x in cost]
+        out[t.COST_A_MONTH] = [month_amount(x, volume, unit, **at(x)) for x in cost]
     return out

@@ -42,3 +42,14 @@ def test_every_month_in_the_table_is_its_amount_as_shown(offensive):
     for per_case, month in zip(table[t.COST_PER_CASE], table[t.COST_A_MONTH], strict=True):
         shown = float(per_case.lstrip("$"))
         assert float(month.lstrip("$").replace(",", "")) == round(shown * 10_000), (per_case, month)
+
+
+def test_a_cost_the_answers_decimals_would_round_to_nothing_reads_at_its_own():
+    """The answer's decimals can be cut to 2 by its interval's width: a row costing $0.0043 read "$0.00 | $0"
+    (free) under them (the session's last read)."""
+    from costlib.answers.instance import _shown
+
+    frame = pd.DataFrame({"option": ["cheap", "dear"], "cost ($)": [0.0043, 0.2512]})
+    shown = _shown(frame, "cost ($)", "$", 10_000, shown_at={"digits": 2, "beside": (0.05, 0.12)})
+    assert list(shown[t.COST_PER_CASE]) == ["$0.0043", "$0.25"], shown
+    assert shown[t.COST_A_MONTH].iloc[0] == "$43.00", shown  # not "$0"
