@@ -523,8 +523,8 @@ NOT_CLEARLY_CHEAPER = ", and that interval is not clearly above zero: the differ
 #: after the rules that came out cheaper, once: why none changes the verdict, even one whose interval is
 #: wholly above zero (review 74). {picked}: ", “best single cutoff”" or ""; {kept}: what the verdict keeps
 FLATTERS = (
-    "No rule above changes the verdict: it judges one rule{picked}, which the recommendation names before looking at "
-    "how the others did. Choosing afterwards whichever of several rules looks cheapest on the same rows would "
+    "No rule above changes the verdict: it judges one rule{picked}, which the recommendation picks by a rule set "
+    "in advance, not by how the others did. Choosing afterwards whichever rule looks cheapest on the same rows would "
     "flatter the one chosen: among several tries, one can come out cheaper by luck, even with its whole interval "
     "above zero. So the recommendation is still {kept}."
 )
