@@ -61,10 +61,10 @@ def test_with_groups_the_per_group_rule_is_still_an_aside():
 def test_the_closing_sentence_says_why_a_clear_interval_changes_nothing(offensive):
     *rules, why = words.recommendation_asides(offensive, "$")
     assert any("not clearly above zero" not in r for r in rules)  # an interval wholly above zero, as reviewed
-    # which rule the verdict judges, that it was named before the others were compared, and that
+    # which rule the verdict judges, that it was picked by a rule set in advance, and that
     # picking afterwards among several flatters even a clear interval; the verdict stays
     assert f"it judges one rule, “{R.rule_words(offensive.rule)}”" in why
-    assert "before looking at how the others did" in why
+    assert "picks by a rule set in advance, not by how the others did" in why
     assert "even with its whole interval above zero" in why
     assert why.endswith("So the recommendation is still to keep flagging everyone, which needs no model.")
     assert ",," not in why and why.count("“") == why.count("”")
