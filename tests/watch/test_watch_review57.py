@@ -66,7 +66,7 @@ def test_a_week_within_the_noise_that_still_costs_more_does_not_hide_the_measure
     report = {"freq": "W", "policy": {"cutoffs": {"everyone": 0.25}, "base_rate": 0.3}, "periods": weeks}
     head = watch_verdict(report, unit="$").headline
     assert head.startswith(
-        "Refit: since week of 2026-07-13 the shipped cutoff has cost about $0.098 per case more ($29.25 a week in "
+        "Refit: since week of 2026-07-13 the shipped cutoff has cost about $0.098 per case more ($29.40 a week in "
         "the file's 300 cases a week)"
     )  # (0.1 + 0.09 + 0.1 + 0.1) x 300 / 4
     assert "2 of the 3 weeks after it alert too, and the others cost more within the noise" in head
